@@ -1,0 +1,36 @@
+"""skcalib.metrics: the one core metrics module of skcalib.
+
+Calibration errors, reliability curves and the binning core they share.  This package
+depends on nothing else in skcalib; everything else in skcalib depends on it.
+"""
+
+from ._binning import BinStats, compute_bin_stats, quantile_bin_edges, uniform_bin_edges
+from ._calibration import (
+    adaptive_calibration_error,
+    calibration_error_from_bin_stats,
+    expected_calibration_error,
+    general_calibration_error,
+    max_calibration_error,
+    reliability_curve,
+    root_mean_squared_calibration_error,
+    static_calibration_error,
+    thresholded_adaptive_calibration_error,
+)
+from ._validation import check_classification_input
+
+__all__ = [
+    "BinStats",
+    "adaptive_calibration_error",
+    "calibration_error_from_bin_stats",
+    "check_classification_input",
+    "compute_bin_stats",
+    "expected_calibration_error",
+    "general_calibration_error",
+    "max_calibration_error",
+    "quantile_bin_edges",
+    "reliability_curve",
+    "root_mean_squared_calibration_error",
+    "static_calibration_error",
+    "thresholded_adaptive_calibration_error",
+    "uniform_bin_edges",
+]

@@ -1,0 +1,516 @@
+"""Input validation shared by every metric in :mod:`skcalib.metrics`.
+
+Every public metric validates its inputs exactly once, here, and then calls private
+kernels that never re-validate.  The routines below accept what scikit-learn accepts
+(lists, numpy arrays, pandas Series/DataFrames, ints, strings, bools as labels, float32 and
+float64 probabilities) and raise a :class:`ValueError` that names the offending argument
+for anything they cannot turn into a well defined number.
+
+Performance notes
+-----------------
+* Probabilities are never copied when they already are a float32/float64 numpy array
+  (C or F ordered); other dtypes are converted once.
+* Value checks read the probabilities in cache-sized chunks of rows.  For a 2-D array the
+  per-row sum (a BLAS matrix-vector product) both checks that rows sum to one and rules out
+  NaN and inf in that row (a row with a NaN or inf cannot have a finite sum close to 1),
+  and a chunk minimum checks the lower bound.  Kernels that read the probabilities anyway
+  call :func:`check_proba_chunk` on the chunk they already hold, so the data is read from
+  memory once.
+* Under ``sklearn.config_context(assume_finite=True)`` the value checks of the
+  probabilities are skipped (shapes, labels and weights are still checked): the user
+  asserts the probabilities are valid, as sklearn's option asserts finiteness.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn import get_config
+
+__all__ = [
+    "ClassificationInput",
+    "check_classification_input",
+    "check_proba_chunk",
+    "check_sample_weight",
+    "iter_row_chunks",
+    "row_sum_tolerance",
+]
+
+#: Target size, in bytes, of one chunk of rows read by the chunked kernels: small enough
+#: for the chunk and its temporaries to stay in the L2 cache of common CPUs.
+CHUNK_BYTES = 1 << 19
+
+
+def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
+    """Yield ``(start, stop)`` row ranges of about ``chunk_bytes`` each."""
+    step = max(1, int(chunk_bytes // max(int(row_bytes), 1)))
+    for start in range(0, n_rows, step):
+        yield start, min(start + step, n_rows)
+
+
+def row_sum_tolerance(dtype):
+    """Absolute tolerance on ``|sum(row) - 1|``: ``sqrt(eps)`` of the dtype.
+
+    This is the tolerance of :func:`sklearn.metrics.log_loss` (1.5e-8 for float64,
+    3.5e-4 for float32).
+    """
+    return float(np.sqrt(np.finfo(dtype).eps))
+
+
+@dataclass(frozen=True)
+class ClassificationInput:
+    """Validated classification input.
+
+    Attributes
+    ----------
+    y : ndarray of shape (n_samples,), integer dtype
+        Index of each sample's label in ``classes``.
+    proba : ndarray
+        ``(n_samples,)`` probability of ``classes[pos_index]`` when ``binary_1d``;
+        otherwise ``(n_samples, n_classes)`` with columns in ``classes`` order.  float32
+        or float64, a view of the user's array whenever possible (never written to).
+    classes : ndarray
+        The class labels.
+    pos_index : int or None
+        Index of the positive class for binary problems (two classes), else None.
+    sample_weight : ndarray of shape (n_samples,) float64, or None
+    binary_1d : bool
+        Whether ``proba`` is the 1-D positive-class probability.
+    """
+
+    y: np.ndarray
+    proba: np.ndarray
+    classes: np.ndarray
+    pos_index: int | None
+    sample_weight: np.ndarray | None
+    binary_1d: bool
+
+    @property
+    def n_samples(self):
+        return self.y.shape[0]
+
+    @property
+    def n_classes(self):
+        return len(self.classes)
+
+    @property
+    def is_binary(self):
+        return self.n_classes == 2 or self.binary_1d
+
+
+# --------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------
+
+
+def _to_numpy(x, name):
+    """Convert array-likes (lists, pandas objects) to numpy without needless copies."""
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        try:
+            x = x.to_numpy()
+        except Exception as exc:  # pragma: no cover - exotic frames
+            raise ValueError(f"{name} could not be converted to a numpy array: {exc}") from exc
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:
+        raise ValueError(f"{name} could not be converted to a numpy array: {exc}") from exc
+    if arr.dtype.kind == "O" and arr.ndim >= 1:
+        # ragged nested sequences become object arrays of lists
+        if any(isinstance(v, list | tuple | np.ndarray) for v in arr.ravel()[:1000]):
+            raise ValueError(f"{name} is ragged or nested: expected a 1-D or 2-D rectangular array")
+    return arr
+
+
+def _small_int_dtype(n_classes):
+    if n_classes <= np.iinfo(np.uint8).max:
+        return np.uint8
+    if n_classes <= np.iinfo(np.uint16).max:
+        return np.uint16
+    return np.intp
+
+
+def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
+    """Validate ``sample_weight``: 1-D, length ``n_samples``, finite, >= 0, positive sum.
+
+    Returns None for None, else a float64 array (a copy only if the input is not float64).
+    """
+    if sample_weight is None:
+        return None
+    if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
+        sw = np.full(n_samples, float(sample_weight))
+    else:
+        sw = _to_numpy(sample_weight, name)
+        if sw.dtype.kind not in "biuf":
+            try:
+                sw = sw.astype(np.float64)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{name} must be numeric, got dtype {sw.dtype}") from exc
+        sw = np.asarray(sw, dtype=np.float64)
+    if sw.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {sw.shape}")
+    if sw.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {sw.shape[0]} elements but y_true has {n_samples} samples"
+        )
+    if not np.isfinite(sw).all():
+        raise ValueError(f"{name} contains NaN or infinity")
+    if (sw < 0).any():
+        i = int(np.flatnonzero(sw < 0)[0])
+        raise ValueError(f"{name} must be non-negative; {name}[{i}] = {sw[i]!r}")
+    if not sw.sum() > 0:
+        raise ValueError(f"{name} sums to zero: at least one sample needs a positive weight")
+    return sw
+
+
+def _check_y_true(y_true):
+    y = _to_numpy(y_true, "y_true")
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(
+            f"y_true must be a 1-D array of class labels, got an array of shape {y.shape}"
+        )
+    if y.shape[0] == 0:
+        raise ValueError("y_true is empty: need at least one sample")
+    if y.dtype.kind == "f":
+        if not np.isfinite(y).all():
+            raise ValueError("y_true contains NaN or infinity")
+    elif y.dtype.kind == "O":
+        # pandas missing values
+        for v in y[: min(len(y), 1_000_000)]:
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise ValueError("y_true contains missing values (None or NaN)")
+    elif y.dtype.kind not in "biuUS":
+        raise ValueError(f"y_true has an unsupported dtype {y.dtype}")
+    return y
+
+
+def _unique_labels(y):
+    """Sorted unique labels of y, fast for small-range integers."""
+    if y.dtype.kind == "b":
+        mn, mx = bool(y.min()), bool(y.max())
+        return np.array([False, True]) if mn != mx else np.array([mn])
+    if y.dtype.kind in "iu":
+        mn, mx = int(y.min()), int(y.max())
+        span = mx - mn
+        if span <= 1:
+            return np.array([mn] if span == 0 else [mn, mx], dtype=y.dtype)
+        if span < 1 << 16:
+            present = np.bincount((y - y.dtype.type(mn)).astype(np.intp), minlength=span + 1)
+            return (np.flatnonzero(present) + mn).astype(y.dtype)
+    try:
+        return np.unique(y)
+    except TypeError as exc:
+        raise ValueError(f"y_true mixes label types that cannot be sorted: {exc}") from exc
+
+
+def _encode(y, classes, labels_given):
+    """Index of each element of y in ``classes``; ValueError naming missing labels."""
+    n_classes = len(classes)
+    out_dtype = _small_int_dtype(n_classes)
+    if y.dtype.kind in "biu" and classes.dtype.kind in "biu":
+        yi = y.view(np.uint8) if y.dtype.kind == "b" else y
+        cls = classes.astype(np.int64)
+        mn, mx = int(yi.min()), int(yi.max())
+        if mx - mn < 1 << 16:
+            lut = np.full(mx - mn + 1, -1, dtype=np.int64)
+            inside = (cls >= mn) & (cls <= mx)
+            lut[cls[inside] - mn] = np.flatnonzero(inside)
+            if mn == 0 and yi.dtype.itemsize <= 2 and yi.dtype.kind == "u":
+                idx = lut[yi]
+            else:
+                idx = lut[(yi.astype(np.int64) - mn)]
+            if (idx < 0).any():
+                _raise_missing(y, idx < 0, classes, labels_given)
+            return idx.astype(out_dtype)
+    # general path: search in the sorted classes
+    try:
+        sorter = np.argsort(classes, kind="stable")
+        sorted_cls = classes[sorter]
+        pos = np.searchsorted(sorted_cls, y)
+    except TypeError as exc:
+        raise ValueError(
+            f"y_true labels cannot be compared with labels {list(classes)!r}: {exc}"
+        ) from exc
+    pos_c = np.minimum(pos, n_classes - 1)
+    ok = sorted_cls[pos_c] == y
+    if not np.all(ok):
+        _raise_missing(y, ~np.asarray(ok, dtype=bool), classes, labels_given)
+    return sorter[pos_c].astype(out_dtype)
+
+
+def _raise_missing(y, mask, classes, labels_given):
+    missing = np.unique(np.asarray(y[mask]).astype(object).astype(str))[:5]
+    where = "labels" if labels_given else "the classes"
+    raise ValueError(
+        f"y_true contains labels not in {where} {list(classes.tolist())!r}: "
+        f"{', '.join(missing)}"
+    )
+
+
+def _check_labels(labels):
+    classes = _to_numpy(labels, "labels")
+    if classes.ndim != 1:
+        raise ValueError(f"labels must be 1-D, got shape {classes.shape}")
+    if classes.shape[0] == 0:
+        raise ValueError("labels is empty")
+    try:
+        uniq = np.unique(classes)
+    except TypeError as exc:
+        raise ValueError(f"labels mixes types that cannot be sorted: {exc}") from exc
+    if len(uniq) != len(classes):
+        raise ValueError(f"labels contains duplicates: {list(classes.tolist())!r}")
+    return classes
+
+
+def _check_proba_array(y_proba):
+    P = _to_numpy(y_proba, "y_proba")
+    if P.dtype.kind == "b" or P.dtype.kind in "iu":
+        P = P.astype(np.float64)
+    elif P.dtype.kind == "f":
+        if P.dtype == np.float16:
+            P = P.astype(np.float32)
+        elif P.dtype not in (np.float32, np.float64):
+            P = P.astype(np.float64)
+    else:
+        try:
+            P = P.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"y_proba must contain numbers, got dtype {P.dtype}: {exc}"
+            ) from exc
+    if P.ndim == 0:
+        raise ValueError("y_proba must be 1-D or 2-D, got a scalar")
+    if P.ndim > 2:
+        raise ValueError(
+            f"y_proba must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {P.shape}"
+        )
+    if P.ndim == 2 and P.shape[1] == 1:
+        P = P[:, 0]
+    if P.ndim == 2 and P.shape[1] == 0:
+        raise ValueError("y_proba has 0 columns")
+    return P
+
+
+def _format_value_error(P, start):
+    """Build the message for a chunk that failed the fast value check."""
+    bad_nan = np.isnan(P)
+    if bad_nan.any():
+        idx = np.argwhere(bad_nan)[0]
+        return f"y_proba contains NaN (first at index {_fmt_index(idx, start)})"
+    bad_inf = np.isinf(P)
+    if bad_inf.any():
+        idx = np.argwhere(bad_inf)[0]
+        return f"y_proba contains infinity (first at index {_fmt_index(idx, start)})"
+    bad = (P < 0) | (P > 1)
+    if bad.any():
+        idx = np.argwhere(bad)[0]
+        v = P[tuple(idx)]
+        return (
+            f"y_proba must contain probabilities in [0, 1]; "
+            f"y_proba[{_fmt_index(idx, start)}] = {float(v)!r}"
+        )
+    return None
+
+
+def _fmt_index(idx, start):
+    idx = list(int(i) for i in idx)
+    idx[0] += start
+    return ", ".join(str(i) for i in idx)
+
+
+def check_proba_chunk(chunk, start=0, row_sums=None):
+    """Check a chunk of probabilities; raise ValueError naming the first bad entry.
+
+    Parameters
+    ----------
+    chunk : ndarray, 1-D or 2-D
+        Rows ``start:start + len(chunk)`` of ``y_proba``.
+    start : int
+        Offset of the chunk, used in messages.
+    row_sums : ndarray or None
+        Row sums of a 2-D chunk if the caller already computed them.
+    """
+    if chunk.size == 0:
+        return
+    if chunk.ndim == 1:
+        lo, hi = chunk.min(), chunk.max()
+        if lo >= 0 and hi <= 1:  # False for NaN
+            return
+        raise ValueError(_format_value_error(chunk, start))
+    if row_sums is None:
+        row_sums = chunk @ np.ones(chunk.shape[1], dtype=chunk.dtype)
+    tol = row_sum_tolerance(chunk.dtype)
+    dev = np.abs(row_sums - 1).max()
+    lo = chunk.min()
+    if lo >= 0 and dev <= tol:  # both False for NaN
+        return
+    msg = _format_value_error(chunk, start)
+    if msg is None:
+        bad = np.flatnonzero(~(np.abs(row_sums - 1) <= tol))
+        i = int(bad[0])
+        msg = (
+            f"y_proba rows must sum to 1 (tolerance {tol:.1e} for {chunk.dtype}); "
+            f"row {start + i} sums to {float(row_sums[i])!r}. "
+            "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
+        )
+    raise ValueError(msg)
+
+
+def check_proba_values(P):
+    """Chunked value check of a whole probability array (no copy)."""
+    if get_config()["assume_finite"]:
+        return
+    row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
+    for start, stop in iter_row_chunks(P.shape[0], row_bytes):
+        check_proba_chunk(P[start:stop], start)
+
+
+def check_classification_input(
+    y_true,
+    y_proba,
+    *,
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+    check_values=True,
+):
+    """Validate classification targets and predicted probabilities.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Class labels of any kind scikit-learn accepts.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        1-D: probability of the positive class (``pos_label``, default the greater of the
+        two labels).  2-D: one column per class in ``labels`` order (sorted labels by
+        default), as returned by ``predict_proba``.
+    sample_weight : array-like of shape (n_samples,), default=None
+    labels : array-like, default=None
+        The classes and their column order.  Default: the sorted unique labels of
+        ``y_true``; for a 2-D ``y_proba`` with more columns than observed labels and
+        integer ``y_true`` in ``[0, n_columns)``, the classes ``0..n_columns-1``.
+    pos_label : label, default=None
+        Positive class of a binary problem.
+    check_values : bool, default=True
+        Whether to check the probability values here (NaN/inf, range, row sums).  Fused
+        kernels pass False and call :func:`check_proba_chunk` on each chunk they read.
+
+    Returns
+    -------
+    ClassificationInput
+    """
+    y = _check_y_true(y_true)
+    P = _check_proba_array(y_proba)
+    n = y.shape[0]
+    if P.shape[0] != n:
+        raise ValueError(
+            f"y_true and y_proba have different numbers of samples: {n} and {P.shape[0]}"
+        )
+    labels_given = labels is not None
+    classes = _check_labels(labels) if labels_given else _unique_labels(y)
+    binary_1d = P.ndim == 1
+
+    if binary_1d:
+        classes, pos_index = _binary_classes(classes, pos_label, labels_given, y)
+    else:
+        k = P.shape[1]
+        if len(classes) != k:
+            if (
+                not labels_given
+                and len(classes) < k
+                and y.dtype.kind in "iub"
+                and int(np.min(classes)) >= 0
+                and int(np.max(classes)) < k
+            ):
+                classes = np.arange(k, dtype=y.dtype if y.dtype.kind != "b" else np.intp)
+            else:
+                src = "labels" if labels_given else "y_true"
+                hint = "" if labels_given else "; pass labels= to give the classes"
+                raise ValueError(
+                    f"y_proba has {k} columns but {src} has {len(classes)} classes "
+                    f"{list(classes.tolist())[:10]!r}{hint}"
+                )
+        pos_index = None
+        if k == 2:
+            pos_index = 1
+            if pos_label is not None:
+                pos_index = _index_of(classes, pos_label)
+        elif pos_label is not None:
+            raise ValueError(
+                f"pos_label={pos_label!r} is only meaningful for binary problems, "
+                f"y_proba has {k} columns"
+            )
+
+    y_idx = _encode(y, classes, labels_given)
+    sw = check_sample_weight(sample_weight, n)
+    if check_values:
+        check_proba_values(P)
+    return ClassificationInput(
+        y=y_idx,
+        proba=P,
+        classes=classes,
+        pos_index=pos_index,
+        sample_weight=sw,
+        binary_1d=binary_1d,
+    )
+
+
+def _index_of(classes, label):
+    matches = np.flatnonzero(classes == label) if classes.dtype.kind != "O" else [
+        i for i, c in enumerate(classes) if c == label
+    ]
+    if len(matches) == 0:
+        raise ValueError(
+            f"pos_label={label!r} is not one of the classes {list(classes.tolist())!r}"
+        )
+    return int(matches[0])
+
+
+def _binary_classes(classes, pos_label, labels_given, y):
+    """Classes and positive index for a 1-D (positive-class) probability vector."""
+    n_cls = len(classes)
+    if n_cls > 2:
+        raise ValueError(
+            f"y_proba is 1-D (binary) but {'labels' if labels_given else 'y_true'} has "
+            f"{n_cls} classes {list(classes.tolist())[:10]!r}; pass a 2-D y_proba of shape "
+            "(n_samples, n_classes) for multiclass problems"
+        )
+    if n_cls == 2:
+        pos_index = 1 if pos_label is None else _index_of(classes, pos_label)
+        return classes, pos_index
+    # a single observed class
+    (only,) = classes.tolist()
+    if pos_label is not None:
+        if only == pos_label:
+            other = _implicit_negative(only)
+            if other is None:
+                return classes, 0
+            return np.array([other, only], dtype=classes.dtype), 1
+        try:
+            arr = np.array([only, pos_label])
+        except Exception:  # pragma: no cover
+            arr = np.array([only, pos_label], dtype=object)
+        return arr, 1
+    if isinstance(only, bool | np.bool_) or (
+        isinstance(only, numbers.Integral | numbers.Real) and only in (0, 1, -1)
+    ):
+        if only == 1:
+            return np.array([0 if not isinstance(only, bool) else False, only]).astype(
+                classes.dtype
+            ), 1
+        return np.array([only, 1]).astype(classes.dtype), 1
+    raise ValueError(
+        f"y_true contains a single class {only!r} and y_proba is 1-D, so the positive "
+        "class is ambiguous; pass pos_label= or labels="
+    )
+
+
+def _implicit_negative(pos):
+    if isinstance(pos, bool | np.bool_):
+        return False
+    if isinstance(pos, numbers.Integral) and pos == 1:
+        return 0
+    return None
