@@ -1,0 +1,374 @@
+"""Golden values, toy cases and slow-vs-fast agreement for the calibration-error family."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.calibration import calibration_curve
+
+from skcalib.metrics import (
+    BinStats,
+    adaptive_calibration_error,
+    calibration_error_from_bin_stats,
+    check_classification_input,
+    compute_bin_stats,
+    expected_calibration_error,
+    general_calibration_error,
+    max_calibration_error,
+    quantile_bin_edges,
+    reliability_curve,
+    root_mean_squared_calibration_error,
+    static_calibration_error,
+    thresholded_adaptive_calibration_error,
+)
+from skcalib.metrics._binning import assign_bins, uniform_bin_edges
+
+from ._slow_calibration import slow_gce
+
+# --------------------------------------------------------------------------------------
+# golden values from independent sources
+# --------------------------------------------------------------------------------------
+
+# uncertainty_metrics ExpectedCalibrationError test (catalog §5.1, #11): binary,
+# top-label confidences away from every edge, so the TF bins equal ours.
+UM_PRED = np.array([0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85])
+UM_LAB = np.array([0, 0, 0, 1, 0, 1, 1, 1])
+
+
+def test_um_tf_binary_top_label_golden():
+    ece = expected_calibration_error(UM_LAB, UM_PRED, n_bins=10, multiclass="top_label")
+    assert ece == pytest.approx(0.145, abs=1e-12)
+    curve = reliability_curve(UM_LAB, UM_PRED, n_bins=10, multiclass="top_label")
+    assert_array_equal(curve.bin_count, [0, 0, 0, 0, 0, 2, 3, 1, 2, 0])
+    sums_true = np.nan_to_num(curve.prob_true * curve.bin_count)
+    assert_allclose(sums_true, [0, 0, 0, 0, 0, 1, 2, 0, 2, 0], atol=1e-12)
+    sums_pred = np.nan_to_num(curve.prob_pred * curve.bin_count)
+    expected = [0, 0, 0, 0, 0, 0.51 + 0.55, 0.61 + 0.66 + 0.68, 0.71, 0.81 + 0.85, 0]
+    assert_allclose(sums_pred, expected, atol=1e-12)
+
+
+def test_tfp_legacy_expected_calibration_error_golden():
+    # catalog #17: tfp.stats.expected_calibration_error(3) -> 0.33333333
+    P = np.array([[0.3, 0.7], [0.9, 0.1], [0.4, 0.6]])
+    assert expected_calibration_error([1, 0, 0], P, n_bins=3, multiclass="top_label") == (
+        pytest.approx(1 / 3, abs=1e-12)
+    )
+
+
+def test_hand_computed_binary():
+    # bins (0, .5], (.5, 1]: {0.1, 0.4} -> acc 0, conf .25 ; {0.8, 0.6} -> acc 1, conf .7
+    y, p = [0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4]
+    assert expected_calibration_error(y, p, n_bins=2) == pytest.approx(0.275, abs=1e-15)
+    assert max_calibration_error(y, p, n_bins=2) == pytest.approx(0.3, abs=1e-15)
+    l2 = general_calibration_error(y, p, n_bins=2, norm="l2")
+    assert l2 == pytest.approx(np.sqrt(0.5 * 0.25**2 + 0.5 * 0.3**2), abs=1e-15)
+    # debiased: acc 0 and 1 have zero variance, so same as the plug-in
+    assert general_calibration_error(y, p, n_bins=2, norm="l2", debias=True) == pytest.approx(l2)
+
+
+def test_hand_computed_debias():
+    # one bin, outcomes [1, 0, 1, 0], conf 0.5 everywhere: plug-in 0, debiased
+    # 0 - 0.25/3 < 0 -> clipped to 0.  With conf 0.2: gap .3, sq .09 - .25/3
+    y = [1, 0, 1, 0]
+    p = [0.2, 0.2, 0.2, 0.2]
+    v = general_calibration_error(y, p, n_bins=1, norm="l2", debias=True)
+    assert v == pytest.approx(np.sqrt(0.09 - 0.25 / 3), abs=1e-15)
+    v0 = general_calibration_error(y, [0.5] * 4, n_bins=1, norm="l2", debias=True)
+    assert v0 == 0.0
+
+
+def test_hand_computed_multiclass_top_label_and_classwise():
+    P = [[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6]]
+    y = [0, 2, 2]
+    # top-label confidences .7 (correct), .6 (wrong), .6 (correct)
+    # bins of width .1: (.6,.7] -> |1-.7| ; (.5,.6] -> acc .5 conf .6
+    assert expected_calibration_error(y, P, n_bins=10) == pytest.approx((0.3 + 0.2) / 3)
+    # class-wise, Nixon normalisation: sum_k sum_b n_kb/N |acc - conf| / K
+    P2 = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]
+    sce = static_calibration_error([0, 1, 2], P2, n_bins=10)
+    assert sce == pytest.approx((1.2 / 3 + 0.8 / 3 + 1.2 / 3) / 3)
+
+
+def test_equal_mass_rmsce_one_point_per_bin():
+    # catalog #5 idea: with one point per bin RMSCE = sqrt(mean (z - c)^2)
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet(np.ones(3), size=9)
+    y = rng.integers(0, 3, size=9)
+    conf = P.max(axis=1)
+    z = P.argmax(axis=1) == y
+    expected = np.sqrt(np.mean((z - conf) ** 2))
+    assert root_mean_squared_calibration_error(y, P, n_bins=9) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("n_bins", [5, 10, 15, 20])
+@pytest.mark.parametrize("seed", range(3))
+def test_agrees_with_sklearn_calibration_curve(n_bins, seed):
+    rng = np.random.default_rng(seed)
+    p = rng.random(500)
+    p[:20] = np.round(p[:20] * n_bins) / n_bins  # values exactly on edges
+    p[20] = 0.0
+    p[21] = 1.0
+    y = (rng.random(500) < p**1.3).astype(int)
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=n_bins)
+    curve = reliability_curve(y, p, n_bins=n_bins)
+    nz = curve.bin_count > 0
+    assert_allclose(curve.prob_true[nz], prob_true, rtol=1e-12)
+    assert_allclose(curve.prob_pred[nz], prob_pred, rtol=1e-12)
+    # and the ECE is the count-weighted mean gap of those bins
+    counts = curve.bin_count[nz]
+    ece = np.sum(counts * np.abs(prob_true - prob_pred)) / counts.sum()
+    assert expected_calibration_error(y, p, n_bins=n_bins) == pytest.approx(ece, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# the binning rule
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_bins", [1, 2, 3, 7, 10, 15, 30, 100])
+def test_uniform_assignment_exact_on_edges(n_bins):
+    edges = uniform_bin_edges(n_bins)
+    assert_array_equal(edges, np.arange(n_bins + 1) / n_bins)
+    x = np.concatenate([edges, np.nextafter(edges, 2), np.nextafter(edges, -1)])
+    x = np.clip(x, 0, 1)
+    b = assign_bins(x, edges)
+    ref = np.clip(np.searchsorted(edges, x, side="left") - 1, 0, n_bins - 1)
+    assert_array_equal(b, ref)
+    # right-closed: edge k/n (k >= 1) belongs to bin k-1; 0 to bin 0, 1 to the last bin
+    assert_array_equal(assign_bins(edges, edges), np.r_[0, np.arange(n_bins)])
+    x32 = x.astype(np.float32)
+    ref32 = np.clip(np.searchsorted(edges, x32.astype(np.float64), side="left") - 1, 0,
+                    n_bins - 1)
+    assert_array_equal(assign_bins(x32, edges), ref32)
+
+
+def test_uniform_assignment_random_matches_searchsorted():
+    rng = np.random.default_rng(0)
+    for n_bins in (3, 10, 15, 37):
+        x = rng.random(10000)
+        x[::7] = rng.integers(0, n_bins + 1, x[::7].size) / n_bins
+        edges = uniform_bin_edges(n_bins)
+        ref = np.clip(np.searchsorted(edges, x, side="left") - 1, 0, n_bins - 1)
+        assert_array_equal(assign_bins(x, edges), ref)
+
+
+def test_quantile_edges_equal_mass_and_ties():
+    x = np.arange(1, 11) / 10.0  # 10 distinct values
+    e = quantile_bin_edges(x, 5)
+    assert_allclose(e, [0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    b = assign_bins(x, e, uniform=False)
+    assert_array_equal(np.bincount(b, minlength=5), [2, 2, 2, 2, 2])
+    # ties go to the lowest bin whose upper edge equals them -> empty later bins
+    x = np.array([0.5] * 5 + [0.9])
+    e = quantile_bin_edges(x, 3)
+    assert_allclose(e, [0, 0.5, 0.5, 1.0])
+    b = assign_bins(x, e, uniform=False)
+    assert_array_equal(np.bincount(b, minlength=3), [5, 0, 1])
+
+
+def test_quantile_edges_weighted_equals_repetition():
+    rng = np.random.default_rng(1)
+    x = rng.random(50)
+    w = rng.integers(0, 4, 50)
+    w[0] = 1
+    for n_bins in (1, 2, 3, 7, 10):
+        assert_array_equal(quantile_bin_edges(x, n_bins, w.astype(float)),
+                           quantile_bin_edges(np.repeat(x, w), n_bins))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 499, 500, 501])
+def test_quantile_bins_sizes_differ_by_at_most_one(n):
+    rng = np.random.default_rng(n)
+    x = rng.random(n)
+    for n_bins in (1, 2, 3, 10, 30):
+        e = quantile_bin_edges(x, n_bins)
+        counts = np.bincount(assign_bins(x, e, uniform=False), minlength=n_bins)
+        assert counts.sum() == n
+        if n >= n_bins:
+            assert counts.max() - counts.min() <= 1
+
+
+# --------------------------------------------------------------------------------------
+# fast kernels vs the slow loop implementation
+# --------------------------------------------------------------------------------------
+
+
+def _random_case(rng, n, k, *, with_edges=True):
+    if k == 1:
+        p = rng.random(n)
+        if with_edges:
+            p[: n // 10] = rng.integers(0, 16, n // 10) / 15
+        y = (rng.random(n) < p).astype(int)
+        return y, p
+    P = rng.dirichlet(np.ones(k) * 0.7, size=n)
+    if with_edges:
+        # some rows with exact edge values and ties
+        m = n // 10
+        P[:m] = 0
+        P[:m, 0] = 0.4
+        P[:m, 1] = 0.4
+        P[:m, 2 % k] += 0.2
+    y = np.array([rng.choice(k, p=row) for row in P])
+    return y, P
+
+
+CASES = [
+    dict(),
+    dict(norm="l2"),
+    dict(norm="max"),
+    dict(norm="l2", debias=True),
+    dict(strategy="quantile"),
+    dict(strategy="quantile", norm="l2"),
+    dict(multiclass="top_label"),
+    dict(multiclass="classwise"),
+    dict(multiclass="classwise", strategy="quantile"),
+    dict(multiclass="classwise", strategy="quantile", threshold=0.05),
+    dict(multiclass="classwise", threshold=0.1, norm="max"),
+    dict(threshold=0.3),
+    dict(n_bins=1),
+    dict(n_bins=7, strategy="quantile", multiclass="top_label"),
+    dict(bins=[0, 0.1, 0.5, 0.55, 1.0]),
+]
+
+
+@pytest.mark.parametrize("kwargs", CASES, ids=[str(c) for c in CASES])
+@pytest.mark.parametrize("k", [1, 2, 3, 6])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_fast_matches_slow(kwargs, k, weighted):
+    for seed in range(4):
+        rng = np.random.default_rng(seed + 100 * k)
+        n = int(rng.integers(5, 120))
+        y, P = _random_case(rng, n, k)
+        sw = rng.random(n) * 3 if weighted else None
+        if weighted:
+            sw[rng.random(n) < 0.2] = 0.0
+            sw[0] = 1.0
+        fast = general_calibration_error(y, P, sample_weight=sw, **kwargs)
+        slow = slow_gce(list(y), [list(r) if k > 1 else r for r in P],
+                        sample_weight=None if sw is None else list(sw), **kwargs)
+        assert fast == pytest.approx(slow, rel=1e-9, abs=1e-12), (seed, n)
+
+
+def test_named_metrics_are_their_general_form():
+    rng = np.random.default_rng(7)
+    y, P = _random_case(rng, 300, 4)
+    assert expected_calibration_error(y, P) == general_calibration_error(y, P)
+    assert max_calibration_error(y, P) == general_calibration_error(y, P, norm="max")
+    assert root_mean_squared_calibration_error(y, P) == general_calibration_error(
+        y, P, strategy="quantile", norm="l2")
+    assert static_calibration_error(y, P) == general_calibration_error(
+        y, P, multiclass="classwise")
+    assert adaptive_calibration_error(y, P) == general_calibration_error(
+        y, P, multiclass="classwise", strategy="quantile")
+    assert thresholded_adaptive_calibration_error(y, P) == general_calibration_error(
+        y, P, multiclass="classwise", strategy="quantile", threshold=0.01)
+    assert expected_calibration_error(y, P, multiclass="classwise", n_bins=10) == (
+        static_calibration_error(y, P, n_bins=10))
+
+
+def test_binary_1d_equals_two_columns():
+    rng = np.random.default_rng(2)
+    y, p = _random_case(rng, 200, 1)
+    P = np.column_stack([1 - p, p])
+    for mc in ("auto", "top_label", "classwise"):
+        for strategy in ("uniform", "quantile"):
+            a = general_calibration_error(y, p, multiclass=mc, strategy=strategy)
+            b = general_calibration_error(y, P, multiclass=mc, strategy=strategy)
+            assert a == pytest.approx(b, abs=1e-12), (mc, strategy)
+
+
+def test_pos_label_selects_the_positive_class():
+    y = np.array(["a", "b", "b", "a", "b"])
+    p_b = np.array([0.2, 0.7, 0.9, 0.4, 0.6])
+    default = expected_calibration_error(y, p_b, n_bins=5)
+    # same thing seen from the other class
+    flipped = expected_calibration_error(y, 1 - p_b, n_bins=5, pos_label="a")
+    slow = slow_gce(list(y), list(p_b), n_bins=5)
+    assert default == pytest.approx(slow)
+    slow_a = slow_gce(list(y), list(1 - p_b), n_bins=5, pos_label="a")
+    assert flipped == pytest.approx(slow_a)
+
+
+# --------------------------------------------------------------------------------------
+# BinStats
+# --------------------------------------------------------------------------------------
+
+
+def test_bin_stats_merge_equals_batch():
+    rng = np.random.default_rng(5)
+    y, P = _random_case(rng, 1000, 5)
+    for mc in ("top_label", "classwise"):
+        full = compute_bin_stats(check_classification_input(y, P), multiclass=mc)
+        parts = [compute_bin_stats(check_classification_input(y[s], P[s], labels=range(5)),
+                                   multiclass=mc)
+                 for s in (slice(0, 137), slice(137, 600), slice(600, 1000))]
+        merged = parts[0].merge(parts[1]) + parts[2]
+        assert_allclose(merged.count, full.count)
+        assert_allclose(merged.sum_proba, full.sum_proba)
+        assert_allclose(merged.sum_true, full.sum_true)
+        assert merged.total_weight == full.total_weight
+        assert calibration_error_from_bin_stats(merged) == pytest.approx(
+            calibration_error_from_bin_stats(full))
+
+
+def test_bin_stats_merge_rejects_different_edges():
+    a = BinStats(np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
+                 np.array([[0, 0.5, 1.0]]), 1.0)
+    b = BinStats(np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
+                 np.array([[0, 0.4, 1.0]]), 1.0)
+    with pytest.raises(ValueError, match="different bin edges"):
+        a.merge(b)
+    with pytest.raises(TypeError):
+        a.merge(3)
+
+
+def test_reliability_curve_shapes_and_consistency():
+    rng = np.random.default_rng(9)
+    y, P = _random_case(rng, 400, 4)
+    c = reliability_curve(y, P, n_bins=10)
+    assert c.prob_true.shape == c.prob_pred.shape == c.bin_count.shape == (10,)
+    assert c.bin_edges.shape == (11,)
+    nz = c.bin_count > 0
+    assert np.isnan(c.prob_true[~nz]).all()
+    ece = np.sum(c.bin_count[nz] * np.abs(c.prob_true[nz] - c.prob_pred[nz])) / 400
+    assert ece == pytest.approx(expected_calibration_error(y, P, n_bins=10))
+    cw = reliability_curve(y, P, n_bins=10, multiclass="classwise")
+    assert cw.prob_true.shape == (4, 10)
+    assert cw.bin_edges.shape == (4, 11)
+    assert_allclose(cw.bin_count.sum(axis=1), 400)
+
+
+# --------------------------------------------------------------------------------------
+# options and errors
+# --------------------------------------------------------------------------------------
+
+
+def test_bad_options():
+    y, p = [0, 1, 1], [0.2, 0.6, 0.9]
+    with pytest.raises(ValueError, match="n_bins"):
+        expected_calibration_error(y, p, n_bins=0)
+    with pytest.raises(ValueError, match="strategy"):
+        general_calibration_error(y, p, strategy="kmeans")
+    with pytest.raises(ValueError, match="norm"):
+        general_calibration_error(y, p, norm="l3")
+    with pytest.raises(ValueError, match="multiclass"):
+        general_calibration_error(y, p, multiclass="ovr")
+    with pytest.raises(ValueError, match="debias"):
+        general_calibration_error(y, p, debias=True)
+    with pytest.raises(ValueError, match="threshold"):
+        general_calibration_error(y, p, threshold=1.5)
+    with pytest.raises(ValueError, match="bins must be strictly increasing"):
+        general_calibration_error(y, p, bins=[0, 0.5, 0.5, 1])
+    with pytest.raises(ValueError, match="cover"):
+        general_calibration_error(y, p, bins=[0.1, 0.5, 1])
+    with pytest.raises(ValueError, match="bins"):
+        general_calibration_error(y, p, bins=[[0, 1]])
+
+
+def test_threshold_one_class_left_gives_zero_not_nan():
+    # everything below the threshold: nothing binned -> 0
+    v = general_calibration_error([0, 1], [0.1, 0.2], threshold=0.5, multiclass="top_label",
+                                  norm="max")
+    # top-label: .9 (correct, gap .1) and .8 (wrong, gap .8) are kept
+    assert v == pytest.approx(0.8)
+    v = general_calibration_error([0, 1], [0.1, 0.2], threshold=0.95, norm="l2")
+    assert v == 0.0
