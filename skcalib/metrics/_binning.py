@@ -83,9 +83,12 @@ def quantile_bin_edges(x, n_bins, sample_weight=None):
             xs = xs[order]
             cum = np.cumsum(ws[order])
             total = cum[-1]
-            # first index with cum >= k * total / n_bins, compared without division so
-            # integer weights give exactly the edges of the repeated sample
-            idx = np.searchsorted(cum * n_bins, k * total, side="left")
+            # first index with cum >= k * total / n_bins.  Compared without division and
+            # with a relative slack of the order of the cumsum's rounding error, so that
+            # exact ties (integer weights, or integer weights times any scale) resolve as
+            # in exact arithmetic: weights w give the edges of the sample repeated w times.
+            rtol = max(64, xs.shape[0]) * np.finfo(np.float64).eps
+            idx = np.searchsorted(cum * n_bins, k * total * (1 - rtol), side="left")
             idx = np.minimum(idx, xs.shape[0] - 1)
             inner[:] = xs[idx]
     edges = np.concatenate(([0.0], inner, [1.0]))
