@@ -16,15 +16,43 @@ from ._calibration import (
     static_calibration_error,
     thresholded_adaptive_calibration_error,
 )
+from ._calibration_quantiles import expected_calibration_error_quantiles
+from ._regression import (
+    crps_ensemble,
+    crps_normal,
+    interval_coverage,
+    interval_score,
+    pit_ensemble,
+    pit_normal,
+    quantile_score,
+)
+from ._scoring_rules import (
+    brier_decomposition,
+    brier_score,
+    negative_log_likelihood,
+    score_decomposition,
+)
 from ._validation import check_classification_input
 
 __all__ = [
+    "brier_decomposition",
+    "brier_score",
+    "crps_ensemble",
+    "crps_normal",
+    "interval_coverage",
+    "interval_score",
+    "negative_log_likelihood",
+    "pit_ensemble",
+    "pit_normal",
+    "quantile_score",
+    "score_decomposition",
     "BinStats",
     "adaptive_calibration_error",
     "calibration_error_from_bin_stats",
     "check_classification_input",
     "compute_bin_stats",
     "expected_calibration_error",
+    "expected_calibration_error_quantiles",
     "general_calibration_error",
     "max_calibration_error",
     "quantile_bin_edges",

@@ -144,15 +144,25 @@ def assign_bins(x, edges, *, uniform=None):
         return np.zeros(x.shape, dtype=np.intp)
     if not uniform:
         return np.searchsorted(edges[1:-1], x, side="left").astype(np.intp, copy=False)
+    # t = x * n_bins; away from integers, ceil(t) - 1 == floor(t) is the exact bin.  Within
+    # a few ulps of an integer (x on or next to an edge, including 0 and 1) the rounding
+    # of the product can move a value across an edge, so those few values are placed by
+    # an exact binary search against the float64 edges.
     t = np.multiply(x, n_bins, dtype=np.float64)
-    np.ceil(t, out=t)
     b = t.astype(np.intp)
-    b -= 1
-    np.maximum(b, 0, out=b)
-    np.minimum(b, n_bins - 1, out=b)
-    # exact fix-up against the float64 edges (only differs within an ulp of an edge)
-    b -= (x <= edges[b]) & (b > 0)
-    b += (x > edges[b + 1]) & (b < n_bins - 1)
+    r = np.rint(t)
+    np.subtract(t, r, out=r)
+    np.abs(r, out=r)
+    near = r < 4 * n_bins * np.finfo(np.float64).eps
+    if near.any():
+        idx = np.flatnonzero(near.ravel())
+        xv = x.ravel()[idx]
+        bv = np.searchsorted(edges, xv, side="left") - 1
+        np.clip(bv, 0, n_bins - 1, out=bv)
+        if b.ndim == 1:
+            b[idx] = bv
+        else:
+            b.ravel()[idx] = bv  # b is a fresh C-contiguous array, so ravel is a view
     return b
 
 
@@ -173,21 +183,37 @@ class BinStats:
     total_weight : float
         Total weight of all samples (including samples removed by a threshold); the
         denominator of the calibration errors.
+    sum_gap : ndarray of shape (n_groups, n_bins) or None
+        Weighted sum of ``outcome - probability``; set (and the three sums above None)
+        only by ``compute_bin_stats(..., gap_only=True)``.
     """
 
-    count: np.ndarray
-    sum_proba: np.ndarray
-    sum_true: np.ndarray
+    count: np.ndarray | None
+    sum_proba: np.ndarray | None
+    sum_true: np.ndarray | None
     bin_edges: np.ndarray
     total_weight: float
+    sum_gap: np.ndarray | None = None
 
     @property
     def n_groups(self):
-        return self.count.shape[0]
+        return self.bin_edges.shape[0]
 
     @property
     def n_bins(self):
-        return self.count.shape[1]
+        return self.bin_edges.shape[1] - 1
+
+    @property
+    def gap(self):
+        """Per-bin weighted sum of ``outcome - probability``."""
+        if self.sum_gap is not None:
+            return self.sum_gap
+        return self.sum_true - self.sum_proba
+
+    @property
+    def complete(self):
+        """Whether count, sum_proba and sum_true are available (not a gap-only result)."""
+        return self.count is not None
 
     def merge(self, other):
         """Return the statistics of the union of the two samples (edges must match)."""
@@ -197,17 +223,23 @@ class BinStats:
             self.bin_edges, other.bin_edges
         ):
             raise ValueError("cannot merge BinStats with different bin edges")
-        return BinStats(
-            count=self.count + other.count,
-            sum_proba=self.sum_proba + other.sum_proba,
-            sum_true=self.sum_true + other.sum_true,
-            bin_edges=self.bin_edges.copy(),
-            total_weight=self.total_weight + other.total_weight,
-        )
+        if self.complete and other.complete:
+            return BinStats(
+                count=self.count + other.count,
+                sum_proba=self.sum_proba + other.sum_proba,
+                sum_true=self.sum_true + other.sum_true,
+                bin_edges=self.bin_edges.copy(),
+                total_weight=self.total_weight + other.total_weight,
+            )
+        return BinStats(None, None, None, bin_edges=self.bin_edges.copy(),
+                        total_weight=self.total_weight + other.total_weight,
+                        sum_gap=self.gap + other.gap)
 
     __add__ = merge
 
     def _mean(self, s):
+        if not self.complete:
+            raise ValueError("this BinStats holds only gap sums (gap_only=True)")
         out = np.full(s.shape, np.nan)
         nz = self.count > 0
         np.divide(s, self.count, out=out, where=nz)
@@ -243,7 +275,10 @@ def _binary_conf_outcome(data):
         conf = data.proba
     else:
         conf = data.proba[:, data.pos_index]
-    outcome = data.y == data.pos_index
+    if data.pos_index == 1 and data.y.dtype.kind in "biu":
+        outcome = data.y  # indices are 0/1 and 1 is the positive class: no copy
+    else:
+        outcome = data.y == data.pos_index
     return conf, outcome
 
 
@@ -290,40 +325,54 @@ def _weighted_bincount(idx, weights, size):
     return np.bincount(idx, weights=weights, minlength=size)[:size]
 
 
-def _bin_1d(conf, outcome, sw, edges, threshold, stats_out, group=0, uniform=None):
-    """Accumulate one group's (conf, outcome) pairs into ``stats_out`` (chunked)."""
-    count, sum_proba, sum_true = stats_out
+def _bin_1d(conf, outcome, sw, edges, threshold, stats_out, group=0, uniform=None,
+            check=False, gap_only=False):
+    """Accumulate one group's (conf, outcome) pairs into ``stats_out`` (chunked).
+
+    ``outcome`` holds 0/1 values (bool or any integer dtype).  With ``check`` the values
+    of ``conf`` are validated chunk by chunk as they are read.  With ``gap_only`` only the
+    per-bin sums of ``outcome - conf`` are accumulated (into ``stats_out[3]``): one
+    bincount instead of two, all that the l1 calibration error needs.
+    """
+    count, sum_proba, sum_true, sum_gap = stats_out
     n_bins = edges.shape[0] - 1
     if uniform is None:
         uniform = _is_uniform(edges)
-    trash = 2 * n_bins
+    trash = n_bins if gap_only else 2 * n_bins
     for start, stop in iter_row_chunks(conf.shape[0], 8):
         c = conf[start:stop]
+        if check:
+            check_proba_chunk(c, start)
         b = assign_bins(c, edges, uniform=uniform)
+        o = outcome[start:stop]
+        w = None if sw is None else sw[start:stop]
+        if gap_only:
+            if threshold > 0:
+                b[~(c > threshold)] = trash
+            g = np.subtract(o, c, dtype=np.float64)
+            if w is not None:
+                g *= w
+            sum_gap[group] += _weighted_bincount(b, g, n_bins)
+            continue
         b <<= 1
-        b += outcome[start:stop]
+        b += o
         if threshold > 0:
             b[~(c > threshold)] = trash
-        if sw is None:
-            cnt = np.bincount(b, minlength=trash + 1)
-            count[group] += cnt[0:trash:2] + cnt[1:trash:2]
-            sum_true[group] += cnt[1:trash:2]
-            b >>= 1
-            sum_proba[group] += _weighted_bincount(b, c, n_bins)
-        else:
-            w = sw[start:stop]
-            cnt = np.bincount(b, weights=w, minlength=trash + 1)
-            count[group] += cnt[0:trash:2] + cnt[1:trash:2]
-            sum_true[group] += cnt[1:trash:2]
-            b >>= 1
-            sum_proba[group] += _weighted_bincount(b, c * w, n_bins)
+        cnt = np.bincount(b, weights=w, minlength=trash + 1)
+        count[group] += cnt[0:trash:2] + cnt[1:trash:2]
+        sum_true[group] += cnt[1:trash:2]
+        b >>= 1
+        sum_proba[group] += _weighted_bincount(b, c if w is None else c * w, n_bins)
 
 
-def _empty_stats(n_groups, n_bins):
+def _empty_stats(n_groups, n_bins, gap_only=False):
+    if gap_only:
+        return None, None, None, np.zeros((n_groups, n_bins))
     return (
         np.zeros((n_groups, n_bins)),
         np.zeros((n_groups, n_bins)),
         np.zeros((n_groups, n_bins)),
+        None,
     )
 
 
@@ -336,6 +385,7 @@ def compute_bin_stats(
     bins=None,
     threshold=0.0,
     check_values=True,
+    gap_only=False,
 ):
     """Compute :class:`BinStats` from validated input.
 
@@ -356,6 +406,11 @@ def compute_bin_stats(
         count in ``total_weight``).
     check_values : bool
         Check probability values (NaN/inf, range, row sums) while reading them.
+    gap_only : bool
+        Only compute the per-bin sums of ``outcome - probability`` (``BinStats.sum_gap``),
+        which is all the l1 calibration error needs, for binary and top-label
+        calibration; ``count``, ``sum_proba`` and ``sum_true`` are then None.  Ignored
+        for class-wise calibration.
 
     Returns
     -------
@@ -371,16 +426,22 @@ def compute_bin_stats(
         n_bins = bins.shape[0] - 1
 
     if mode in ("binary", "top_label"):
+        fused_check = False
         if mode == "binary":
-            if check:
-                check_full(data.proba)
             conf, outcome = _binary_conf_outcome(data)
+            if check:
+                # equal-width or explicit bins: 1-D values are checked while binning
+                fused_check = data.binary_1d and (strategy == "uniform" or bins is not None)
+                if not fused_check:
+                    check_full(data.proba)
         else:
             conf, outcome = _top_label_conf_outcome(data, check)
         edges = _group_edges(strategy, n_bins, bins, conf, sw)
-        stats = _empty_stats(1, n_bins)
-        _bin_1d(conf, outcome, sw, edges, threshold, stats)
-        return BinStats(*stats, bin_edges=edges[None, :].copy(), total_weight=total_weight)
+        stats = _empty_stats(1, n_bins, gap_only)
+        _bin_1d(conf, outcome, sw, edges, threshold, stats, check=fused_check,
+                gap_only=gap_only)
+        return BinStats(*stats[:3], bin_edges=edges[None, :].copy(),
+                        total_weight=total_weight, sum_gap=stats[3])
 
     # class-wise: one group per class
     P = data.proba
@@ -406,6 +467,7 @@ def compute_bin_stats(
             all_edges[j] = quantile_bin_edges(vals, n_bins, wv)
             _bin_1d(col, data.y == j, sw, all_edges[j], threshold, stats, group=j,
                     uniform=False)
+        stats = stats[:3]
     return BinStats(*stats, bin_edges=all_edges, total_weight=total_weight)
 
 

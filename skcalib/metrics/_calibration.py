@@ -51,7 +51,7 @@ def calibration_error_from_bin_stats(stats, *, norm="l1", debias=False):
     """
     W = stats.total_weight
     G = stats.n_groups
-    diff = stats.sum_true - stats.sum_proba
+    diff = stats.gap
     if norm == "l1":
         return float(np.abs(diff).sum() / (W * G))
     nz = stats.count > 0
@@ -190,13 +190,13 @@ def general_calibration_error(
     stats = _compute_stats(
         y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
         threshold=threshold, bins=bins, sample_weight=sample_weight, labels=labels,
-        pos_label=pos_label,
+        pos_label=pos_label, gap_only=norm == "l1",
     )
     return calibration_error_from_bin_stats(stats, norm=norm, debias=debias)
 
 
 def _compute_stats(y_true, y_proba, *, n_bins, strategy, multiclass, threshold, bins,
-                   sample_weight, labels, pos_label) -> BinStats:
+                   sample_weight, labels, pos_label, gap_only=False) -> BinStats:
     edges = _prepare_bins(bins)
     data = check_classification_input(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label,
@@ -204,7 +204,7 @@ def _compute_stats(y_true, y_proba, *, n_bins, strategy, multiclass, threshold, 
     )
     return compute_bin_stats(
         data, multiclass=multiclass, n_bins=n_bins, strategy=strategy, bins=edges,
-        threshold=threshold, check_values=True,
+        threshold=threshold, check_values=True, gap_only=gap_only,
     )
 
 
@@ -248,7 +248,7 @@ def _named(name, summary, formula, example, *, strategy, multiclass, norm, thres
             stats = _compute_stats(
                 y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
                 threshold=threshold, bins=None, sample_weight=sample_weight, labels=labels,
-                pos_label=pos_label,
+                pos_label=pos_label, gap_only=norm == "l1",
             )
             return calibration_error_from_bin_stats(stats, norm=norm)
     else:
@@ -259,7 +259,7 @@ def _named(name, summary, formula, example, *, strategy, multiclass, norm, thres
             stats = _compute_stats(
                 y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
                 threshold=0.0, bins=None, sample_weight=sample_weight, labels=labels,
-                pos_label=pos_label,
+                pos_label=pos_label, gap_only=norm == "l1",
             )
             return calibration_error_from_bin_stats(stats, norm=norm)
 

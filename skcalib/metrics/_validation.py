@@ -187,13 +187,27 @@ def _check_y_true(y_true):
     return y
 
 
-def _unique_labels(y):
+def _int_min_max(y):
+    """(min, max) of an integer/bool array as Python ints, reading it once in chunks."""
+    if y.dtype.kind == "b":
+        y = y.view(np.uint8)
+    mn = mx = None
+    step = max(1, CHUNK_BYTES // y.itemsize)
+    for start in range(0, y.shape[0], step):
+        c = y[start:start + step]
+        cmn, cmx = int(c.min()), int(c.max())
+        mn = cmn if mn is None else min(mn, cmn)
+        mx = cmx if mx is None else max(mx, cmx)
+    return mn, mx
+
+
+def _unique_labels(y, min_max=None):
     """Sorted unique labels of y, fast for small-range integers."""
     if y.dtype.kind == "b":
-        mn, mx = bool(y.min()), bool(y.max())
-        return np.array([False, True]) if mn != mx else np.array([mn])
+        mn, mx = min_max or _int_min_max(y)
+        return np.array([False, True]) if mn != mx else np.array([bool(mn)])
     if y.dtype.kind in "iu":
-        mn, mx = int(y.min()), int(y.max())
+        mn, mx = min_max or _int_min_max(y)
         span = mx - mn
         if span <= 1:
             return np.array([mn] if span == 0 else [mn, mx], dtype=y.dtype)
@@ -206,14 +220,20 @@ def _unique_labels(y):
         raise ValueError(f"y_true mixes label types that cannot be sorted: {exc}") from exc
 
 
-def _encode(y, classes, labels_given):
-    """Index of each element of y in ``classes``; ValueError naming missing labels."""
+def _encode(y, classes, labels_given, min_max=None):
+    """Index of each element of y in ``classes``; ValueError naming missing labels.
+
+    When the classes are ``0..k-1`` in order and y is an integer array, y already is the
+    index array and is returned without a copy (it is never written to).
+    """
     n_classes = len(classes)
     out_dtype = _small_int_dtype(n_classes)
     if y.dtype.kind in "biu" and classes.dtype.kind in "biu":
         yi = y.view(np.uint8) if y.dtype.kind == "b" else y
         cls = classes.astype(np.int64)
-        mn, mx = int(yi.min()), int(yi.max())
+        mn, mx = min_max or _int_min_max(yi)
+        if mn >= 0 and mx < n_classes and np.array_equal(cls, np.arange(n_classes)):
+            return yi
         if mx - mn < 1 << 16:
             lut = np.full(mx - mn + 1, -1, dtype=np.int64)
             inside = (cls >= mn) & (cls <= mx)
@@ -410,7 +430,8 @@ def check_classification_input(
             f"y_true and y_proba have different numbers of samples: {n} and {P.shape[0]}"
         )
     labels_given = labels is not None
-    classes = _check_labels(labels) if labels_given else _unique_labels(y)
+    min_max = _int_min_max(y) if y.dtype.kind in "biu" else None
+    classes = _check_labels(labels) if labels_given else _unique_labels(y, min_max)
     binary_1d = P.ndim == 1
 
     if binary_1d:
@@ -444,7 +465,7 @@ def check_classification_input(
                 f"y_proba has {k} columns"
             )
 
-    y_idx = _encode(y, classes, labels_given)
+    y_idx = _encode(y, classes, labels_given, min_max)
     sw = check_sample_weight(sample_weight, n)
     if check_values:
         check_proba_values(P)

@@ -179,11 +179,12 @@ class CalibrationReport:
         if not same:
             return f"{n_txt}, classes differ between models"
         k = len(classes[0])
-        shown = ", ".join(str(c) for c in classes[0][:12]) + (", ..." if k > 12 else "")
+        cls = [str(c) for c in classes[0]]
+        shown = ", ".join(cls if k <= 6 else cls[:3] + ["...", cls[-1]])
         if self.positive_class[first] is not None:
             what = f"binary: calibration of P(class {self.positive_class[first]})"
         else:
-            what = "calibration of the top-label confidence"
+            what = "top-label calibration"
         return f"{n_txt}, {k} classes [{shown}]; {what}"
 
     def to_string(self, *, digits=4):
@@ -274,7 +275,7 @@ class CalibrationReport:
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"Reliability diagram{': ' + self.title if self.title else ''}"
                      f" ({self.n_bins} bins)")
-        ax.legend(loc="upper left", fontsize="small")
+        ax.legend(loc="best", fontsize="small")
         return ax
 
 

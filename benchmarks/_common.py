@@ -1,0 +1,51 @@
+"""Shared helpers of the benchmark scripts: timing as a ratio to a numpy floor, and
+peak extra memory measured with tracemalloc."""
+
+import argparse
+import time
+import tracemalloc
+
+import numpy as np
+
+
+def parse_args(description):
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes, for a smoke test in CI")
+    parser.add_argument("--repeat", type=int, default=None, help="timing repetitions")
+    return parser.parse_args()
+
+
+def median_time(func, repeat):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def peak_memory(func):
+    """Peak memory (bytes) allocated by numpy/python during one call of ``func``."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    func()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak - base
+
+
+def report(name, func, floor, input_bytes, repeat, target=None):
+    """Print one benchmark row: time ratio to the floor, and peak extra memory."""
+    func()  # warm up
+    floor()
+    t_floor = median_time(floor, repeat)
+    t = median_time(func, repeat)
+    mem = peak_memory(func)
+    ratio = t / t_floor
+    tgt = "" if target is None else f"  target <= {target:.1f}x  {'OK' if ratio <= target else 'MISS'}"
+    print(f"{name:<58s} {t * 1e3:9.2f} ms  floor {t_floor * 1e3:8.2f} ms  "
+          f"ratio {ratio:5.2f}x  peak extra {mem / 2**20:8.2f} MiB "
+          f"({100 * mem / input_bytes:5.1f}% of input){tgt}")
+    return ratio, mem

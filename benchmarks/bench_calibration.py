@@ -1,0 +1,72 @@
+"""Benchmarks of the calibration-error core (issue: foundation).
+
+Each row: median time of the skcalib call (input validation included) as a ratio to a
+"floor" -- the cheapest numpy operation that reads the same input once -- and the peak
+extra memory (tracemalloc) as a fraction of the input size.
+
+Run: python benchmarks/bench_calibration.py [--quick]
+"""
+
+import numpy as np
+from _common import parse_args, report
+from sklearn import config_context
+
+from skcalib.metrics import (
+    expected_calibration_error,
+    general_calibration_error,
+    static_calibration_error,
+)
+
+
+def main():
+    args = parse_args(__doc__)
+    quick = args.quick
+    repeat = args.repeat or (3 if quick else 7)
+    rng = np.random.default_rng(0)
+
+    # 1. top-label ECE, 15 bins, 100,000 x 1,000, float64 and float32
+    n, k = (2_000, 100) if quick else (100_000, 1_000)
+    logits = rng.standard_normal((n, k)) * 3
+    P = np.exp(logits - logits.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    del logits
+    y = rng.integers(0, k, n)
+    for dtype in (np.float64, np.float32):
+        Pd = P.astype(dtype)
+        report(f"top-label ECE {n}x{k} {np.dtype(dtype).name}",
+               lambda: expected_calibration_error(y, Pd, labels=np.arange(k)),
+               lambda: Pd.max(axis=1), Pd.nbytes, repeat, target=2.0)
+        with config_context(assume_finite=True):
+            report(f"top-label ECE {n}x{k} {np.dtype(dtype).name} assume_finite",
+                   lambda: expected_calibration_error(y, Pd, labels=np.arange(k)),
+                   lambda: Pd.max(axis=1), Pd.nbytes, repeat, target=1.4)
+        del Pd
+    del P
+
+    # 2. binary ECE, 15 bins, n = 10,000,000
+    n = 100_000 if quick else 10_000_000
+    p = rng.random(n)
+    yb = (rng.random(n) < p).astype(np.int64)
+    report(f"binary ECE n={n}", lambda: expected_calibration_error(yb, p),
+           lambda: np.sum(p), p.nbytes, repeat, target=10.0)
+    del p, yb
+
+    # 3. static (class-wise) CE, 100,000 x 100
+    n, k = (5_000, 100) if quick else (100_000, 100)
+    P = rng.dirichlet(np.ones(k), size=n)
+    y = rng.integers(0, k, n)
+    report(f"static CE {n}x{k}", lambda: static_calibration_error(y, P),
+           lambda: np.sum(P), P.nbytes, repeat, target=10.0)
+    del P
+
+    # 4. top-label equal-mass ECE, 1,000,000 x 10
+    n, k = (20_000, 10) if quick else (1_000_000, 10)
+    P = rng.dirichlet(np.ones(k), size=n)
+    y = rng.integers(0, k, n)
+    report(f"top-label equal-mass ECE {n}x{k}",
+           lambda: general_calibration_error(y, P, strategy="quantile"),
+           lambda: P.max(axis=1), P.nbytes, repeat, target=3.5)
+
+
+if __name__ == "__main__":
+    main()

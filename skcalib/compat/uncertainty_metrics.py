@@ -1,0 +1,601 @@
+r"""Reproduce the calibration errors of Google's ``uncertainty_metrics`` 0.0.82.
+
+The functions here have the signatures, argument order (``labels`` first, then
+``probs``), defaults and numerical behaviour of ``uncertainty_metrics.numpy``
+(``general_calibration_error.py`` of version 0.0.82), so that numbers published with
+that library can be reproduced without installing it.  For new work use
+:mod:`skcalib.metrics` (:func:`skcalib.metrics.general_calibration_error` and its named
+special cases), whose binning, normalisation and input handling follow the papers and
+scikit-learn; ``doc/compat.rst`` lists every difference with a table of numbers.
+
+Reproduced behaviour of the reference (all of it deliberate)
+-------------------------------------------------------------
+1. **Input shapes.**  ``probs`` of shape ``(N,)`` or ``(N, 1)`` is the probability of
+   class 1 of a binary problem and becomes ``[[1 - p, p]]`` (``K = 2``); ``(N, K)``
+   with ``K >= 2`` is used as is.  ``labels`` are integer *column indices*
+   ``0..K-1`` (not arbitrary class labels).  Probabilities are not validated: no range
+   check, no row-sum check (rows need not sum to 1), no clipping.
+2. **Bins** (:mod:`skcalib.metrics._binning_compat`): left-closed
+   ``np.digitize`` bins.  ``"even"`` uses the upper edges ``linspace(0, 1, M+1)[1:]``
+   and puts ``p >= 1`` into an **extra bin** ``[1, inf)`` (``M + 1`` bins); float
+   edges such as ``0.30000000000000004`` (``M = 10``) move the literals 0.3, 0.6 and
+   0.7 one bin down.  ``"adaptive"`` uses ``get_adaptive_bins`` (edges at the sorted
+   values ``round(linspace(0, n, M, endpoint=False))``, round-half-to-even), computed
+   per group on the kept values.
+3. **Threshold** keeps the probabilities *strictly* greater than ``threshold``, so the
+   default ``0.0`` still drops exact zeros, and NaN probabilities are silently dropped
+   (a NaN in a row also makes that row's argmax, so the row leaves the top-label
+   variants).
+4. **Normalisation by the kept count.**  Each group (the pooled values, or one class)
+   is weighted by ``n_gb / N_g`` where ``N_g`` is the number of values of that group
+   *kept* by the threshold, not the number of samples.
+5. **Class-conditional averaging over all K columns**, including classes with no kept
+   value (which contribute 0).  With ``max_prob=True`` the class of a row is its
+   argmax (first maximal column on ties), so every predicted class gets weight
+   ``1/K`` whatever its size.
+6. **eps.**  The bin counts get ``eps = 2.220446049250313e-16`` added before dividing
+   (so empty bins give 0, not NaN), and the weights use the same ``n_gb + eps``.
+7. **l2** is ``sqrt`` of the count-weighted mean of squared gaps, the square root being
+   taken after the class average.  There is no ``max`` norm (MCE).
+8. ``datapoints_per_bin`` sets ``num_bins = int(N / datapoints_per_bin)`` (``N`` rows
+   before thresholding; 0 gives a single bin) and requires ``"adaptive"``.
+9. Empty input returns ``0.0``.
+
+Where the reference crashes or silently computes garbage, this module raises a
+:class:`ValueError` instead (the reference raises ``UnboundLocalError``,
+``IndexError`` or returns a wrong number): unknown ``binning_scheme`` or ``norm`` (the
+reference checks ``norm`` only when a group is non-empty); labels that are not integers
+(integer-valued floats such as ``1.0``, which the reference rejects with
+``IndexError``, and booleans are accepted as indices here), negative or ``>= K``
+(negative indices silently wrap around in the reference), not 1-D (one-hot label
+matrices silently give wrong numbers in the reference) or of a different length than
+``probs``; ``probs`` with more than 2 dimensions, no column, or an infinite entry
+(the reference returns ``inf``/``nan``); ``num_bins < 1`` with ``"even"``;
+``datapoints_per_bin`` with ``"even"``.  Empty 1-D ``probs`` return ``0.0`` (the
+reference raises ``IndexError``).  The reference's stateful
+``GeneralCalibrationError`` class (which is not streaming despite its
+``update_state``) is not reproduced; the functions return Python floats.
+
+References
+----------
+Nixon, Dusenberry, Zhang, Jerfel and Tran, "Measuring Calibration in Deep Learning",
+CVPR Workshops 2019.  https://arxiv.org/abs/1904.01685
+
+uncertainty_metrics 0.0.82, ``uncertainty_metrics/numpy/general_calibration_error.py``
+(Apache-2.0), https://github.com/google/uncertainty-metrics
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from ..metrics._binning_compat import (
+    um_adaptive_upper_edges,
+    um_bin_stats,
+    um_even_upper_edges,
+)
+
+__all__ = [
+    "gce",
+    "general_calibration_error",
+    "ece",
+    "rmsce",
+    "root_mean_squared_calibration_error",
+    "sce",
+    "static_calibration_error",
+    "ace",
+    "adaptive_calibration_error",
+    "tace",
+    "thresholded_adaptive_calibration_error",
+    "compute_all_metrics",
+]
+
+#: float64 machine epsilon, added by the reference to every bin count.
+_EPS = float(np.finfo(np.float64).eps)
+
+_DATA = {"labels": ["array-like"], "probs": ["array-like"]}
+_NUM_BINS = [Interval(numbers.Integral, 0, None, closed="left")]
+_THRESHOLD = [Interval(numbers.Real, None, None, closed="neither")]
+_DPB = [Interval(numbers.Real, 0, None, closed="neither"), None]
+
+
+# --------------------------------------------------------------------------------------
+# input normalisation (the reference's rules, with ValueError instead of crashes)
+# --------------------------------------------------------------------------------------
+
+
+def _check_probs(probs):
+    """(N, K) probability matrix, K >= 2, as the reference builds it."""
+    try:
+        P = np.asarray(probs)
+    except ValueError as exc:
+        raise ValueError(f"probs could not be converted to a numeric array: {exc}") from exc
+    kind = P.dtype.kind
+    if kind in "biu":
+        P = P.astype(np.float64)
+    elif kind == "O":
+        try:
+            P = P.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"probs must contain numbers: {exc}") from exc
+    elif kind != "f":
+        raise ValueError(f"probs must contain numbers, got dtype {P.dtype}")
+    if P.ndim not in (1, 2):
+        raise ValueError(f"probs must have 1 or 2 dimensions, got shape {P.shape}")
+    if P.ndim == 2 and P.shape[1] == 0:
+        raise ValueError(f"probs has no column: shape {P.shape}")
+    if np.isinf(P).any():
+        i = np.argwhere(np.isinf(P))[0]
+        raise ValueError(
+            f"probs contains infinity at index {tuple(int(j) for j in i)}; "
+            "the reference would return inf or nan"
+        )
+    if P.ndim == 2 and P.shape[1] == 1:
+        P = P[:, 0]
+    if P.ndim == 1:
+        # binary: p is the probability of class 1 -> columns [1 - p, p]
+        P = np.stack([1 - P, P], axis=1)
+    return P
+
+
+def _check_labels(labels, n_rows, n_classes):
+    """Integer column indices in [0, n_classes) (intp)."""
+    y = np.asarray(labels)
+    if y.ndim != 1:
+        raise ValueError(
+            "labels must be a 1-D array of integer class indices (one per row of probs), "
+            f"got shape {y.shape}; one-hot label matrices are not supported"
+        )
+    if y.shape[0] != n_rows:
+        raise ValueError(
+            f"labels has {y.shape[0]} elements but probs has {n_rows} rows"
+        )
+    kind = y.dtype.kind
+    if kind == "O":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"labels must be integer class indices: {exc}") from exc
+        kind = "f"
+    if kind == "f":
+        bad = ~np.isfinite(y) | (y != np.floor(y))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"labels must be integer class indices; labels[{i}] = {y[i]!r}"
+            )
+    elif kind not in "biu":
+        raise ValueError(f"labels must be integer class indices, got dtype {y.dtype}")
+    if n_rows:
+        out = (y < 0) | (y >= n_classes)
+        if out.any():
+            i = int(np.flatnonzero(out)[0])
+            raise ValueError(
+                f"labels must be column indices of probs in [0, {n_classes}); "
+                f"labels[{i}] = {y[i]!r}"
+            )
+    return y.astype(np.intp)
+
+
+# --------------------------------------------------------------------------------------
+# kernel
+# --------------------------------------------------------------------------------------
+
+
+def _group_error(v, t, binning_scheme, num_bins, norm):
+    """One group's ``sum_b (n'_b / N_g) |gap_b|`` (l1) or ``... gap_b^2`` (l2)."""
+    if v.shape[0] == 0:
+        return 0.0
+    if binning_scheme == "even":
+        upper = um_even_upper_edges(num_bins)
+    else:
+        upper = um_adaptive_upper_edges(v, num_bins)
+    stats = um_bin_stats(v, t, upper, num_bins)
+    counts = stats.count[0] + _EPS
+    confidences = stats.sum_proba[0] / counts
+    accuracies = stats.sum_true[0] / counts
+    gaps = accuracies - confidences
+    normed = gaps if norm == "l1" else np.square(gaps)
+    weighting = counts / stats.total_weight
+    return np.sum(np.abs(normed * weighting))
+
+
+def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold):
+    """General calibration error of validated input (P of shape (N, K), y indices)."""
+    n, k = P.shape
+    if n == 0:
+        return 0.0
+    threshold = float(threshold)
+    if not class_conditional:
+        if max_prob:
+            pred = np.argmax(P, axis=1)
+            v = P[np.arange(n), pred]
+            t = pred == y
+        else:
+            v = P.ravel()
+            t = (y[:, None] == np.arange(k)).ravel()
+        keep = v > threshold
+        error = _group_error(v[keep], t[keep], binning_scheme, num_bins, norm)
+    else:
+        pred = np.argmax(P, axis=1) if max_prob else None
+        per_class = []
+        for j in range(k):
+            if max_prob:
+                rows = pred == j
+                v = P[rows, j]
+                t = y[rows] == j
+            else:
+                v = P[:, j]
+                t = y == j
+            keep = v > threshold
+            per_class.append(_group_error(v[keep], t[keep], binning_scheme, num_bins, norm) / k)
+        error = np.sum(per_class)
+    if norm == "l2":
+        error = np.sqrt(error)
+    return float(error)
+
+
+def _prepare(labels, probs, binning_scheme, num_bins, datapoints_per_bin):
+    P = _check_probs(probs)
+    y = _check_labels(labels, P.shape[0], P.shape[1])
+    if datapoints_per_bin is not None:
+        if binning_scheme != "adaptive":
+            raise ValueError("To set datapoints_per_bin, binning_scheme must be 'adaptive'.")
+        num_bins = int(P.shape[0] / datapoints_per_bin)
+    elif binning_scheme == "even" and num_bins < 1:
+        raise ValueError(f"num_bins must be >= 1 with binning_scheme='even', got {num_bins}")
+    return y, P, num_bins
+
+
+# --------------------------------------------------------------------------------------
+# public functions
+# --------------------------------------------------------------------------------------
+
+
+@validate_params(
+    {
+        **_DATA,
+        "binning_scheme": [StrOptions({"even", "adaptive"})],
+        "max_prob": ["boolean"],
+        "class_conditional": ["boolean"],
+        "norm": [StrOptions({"l1", "l2"})],
+        "num_bins": _NUM_BINS,
+        "threshold": _THRESHOLD,
+        "datapoints_per_bin": _DPB,
+    },
+    prefer_skip_nested_validation=True,
+)
+def gce(labels, probs, binning_scheme, max_prob, class_conditional, norm, num_bins=30,
+        threshold=0.0, datapoints_per_bin=None):
+    r"""General calibration error exactly as uncertainty_metrics 0.0.82 computes it.
+
+    With groups ``g`` (one pooled group, or one per class when ``class_conditional``;
+    ``G`` = 1 or ``K``), ``N_g`` the number of values of group ``g`` kept by the
+    threshold and, per bin, ``n_gb`` the count, ``acc_gb`` the mean outcome and
+    ``conf_gb`` the mean value (``eps`` added to the counts, see the module notes):
+
+    .. math::
+
+        \mathrm{GCE}_{\ell_1} = \frac{1}{G}\sum_g\sum_b \frac{n_{gb}}{N_g}
+            \lvert \mathrm{acc}_{gb} - \mathrm{conf}_{gb}\rvert, \qquad
+        \mathrm{GCE}_{\ell_2} = \Bigl(\frac{1}{G}\sum_g\sum_b \frac{n_{gb}}{N_g}
+            (\mathrm{acc}_{gb} - \mathrm{conf}_{gb})^2\Bigr)^{1/2}.
+
+    What is binned: ``max_prob=True, class_conditional=False``: the top-label
+    confidence against correctness (ECE).  ``max_prob=False,
+    class_conditional=False``: all ``N K`` entries pooled against the one-hot labels.
+    ``class_conditional=True``: column ``j`` against ``labels == j`` (or, with
+    ``max_prob``, the rows predicted as ``j``).
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+        Integer column indices of the true classes (``0..K-1``).
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
+    binning_scheme : {"even", "adaptive"}
+        Equal-width bins (with the extra ``[1, inf)`` bin) or ``get_adaptive_bins``.
+    max_prob : bool
+        Use only the largest probability of each row.
+    class_conditional : bool
+        Bin each class separately and average over the ``K`` classes.
+    norm : {"l1", "l2"}
+    num_bins : int, default=30
+    threshold : float, default=0.0
+        Keep only values strictly greater than ``threshold``.
+    datapoints_per_bin : float or None, default=None
+        If given, ``num_bins = int(N / datapoints_per_bin)``; needs ``"adaptive"``.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    skcalib.metrics.general_calibration_error : skcalib's own definition (right-closed
+        bins, normalisation by ``N``, sample weights, any label encoding).
+
+    References
+    ----------
+    Nixon et al., "Measuring Calibration in Deep Learning", CVPR Workshops 2019.
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import gce
+    >>> labels = [1, 0, 1, 1, 0, 1, 0, 0]
+    >>> probs = [.91, .32, .66, .67, .57, .98, .41, .19]
+    >>> gce(labels, probs, 'even', True, False, 'l1')
+    0.18125
+    >>> gce(labels, probs, 'adaptive', False, True, 'l2')
+    0.3287286114715297
+    """
+    y, P, num_bins = _prepare(labels, probs, binning_scheme, num_bins, datapoints_per_bin)
+    return _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold)
+
+
+general_calibration_error = gce
+
+
+@validate_params({**_DATA, "num_bins": _NUM_BINS}, prefer_skip_nested_validation=True)
+def ece(labels, probs, num_bins=30):
+    r"""Expected calibration error of uncertainty_metrics 0.0.82.
+
+    ``gce(labels, probs, 'even', max_prob=True, class_conditional=False, norm='l1')``:
+
+    .. math::
+
+        \mathrm{ECE} = \sum_b \frac{n_b}{N'}\,\lvert \mathrm{acc}_b - \mathrm{conf}_b\rvert
+
+    over the top-label confidences ``> 0`` (``N'`` of them) in left-closed equal-width
+    bins plus an extra bin for confidence 1.
+
+    Differences from :func:`skcalib.metrics.expected_calibration_error`: default 30
+    bins (skcalib: 15); left-closed bins and the extra ``[1, inf)`` bin (skcalib:
+    right-closed, 1 in the last bin); a binary problem is measured top-label
+    (skcalib's default ``multiclass="auto"`` measures the positive-class probability);
+    labels are column indices; no validation of the probabilities; no weights.
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+        Integer column indices of the true classes.
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+    num_bins : int, default=30
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import ece
+    >>> probs = [[0.31, 0.32, 0.27], [0.37, 0.33, 0.30], [0.30, 0.31, 0.39],
+    ...          [0.61, 0.38, 0.01], [0.10, 0.65, 0.25], [0.91, 0.05, 0.04]]
+    >>> labels = [1, 0, 0, 1, 0, 0]
+    >>> ece(labels, probs, num_bins=10)
+    0.37833333333333...
+    >>> ece([0, 1], [1.0, 0.95], num_bins=10)  # 1.0 has a bin of its own
+    0.525
+    """
+    y, P, num_bins = _prepare(labels, probs, "even", num_bins, None)
+    return _gce(y, P, "even", True, False, "l1", num_bins, 0.0)
+
+
+@validate_params(
+    {**_DATA, "num_bins": _NUM_BINS, "datapoints_per_bin": _DPB},
+    prefer_skip_nested_validation=True,
+)
+def rmsce(labels, probs, num_bins=30, datapoints_per_bin=None):
+    r"""Root-mean-squared calibration error of uncertainty_metrics 0.0.82.
+
+    ``gce(labels, probs, 'adaptive', max_prob=True, class_conditional=False,
+    norm='l2')``:
+
+    .. math::
+
+        \mathrm{RMSCE} = \Bigl(\sum_b \frac{n_b}{N'}
+            (\mathrm{acc}_b - \mathrm{conf}_b)^2\Bigr)^{1/2}
+
+    over the top-label confidences in ``get_adaptive_bins`` equal-mass bins.
+
+    Differences from :func:`skcalib.metrics.root_mean_squared_calibration_error`:
+    default 30 bins (skcalib: 15); ``get_adaptive_bins`` edges (round-half-to-even
+    positions, left-closed bins; skcalib: inverted-CDF quantiles, right-closed bins);
+    top-label for binary problems; ``datapoints_per_bin``; no weights.
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+    num_bins : int, default=30
+    datapoints_per_bin : float or None, default=None
+        If given, ``num_bins = int(N / datapoints_per_bin)``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import rmsce
+    >>> probs = [[0.31, 0.32, 0.27], [0.37, 0.33, 0.30], [0.30, 0.31, 0.39],
+    ...          [0.61, 0.38, 0.01], [0.10, 0.65, 0.25], [0.91, 0.05, 0.04]]
+    >>> rmsce([1, 0, 0, 1, 0, 0], probs, num_bins=10)
+    0.54986361945486...
+    """
+    y, P, num_bins = _prepare(labels, probs, "adaptive", num_bins, datapoints_per_bin)
+    return _gce(y, P, "adaptive", True, False, "l2", num_bins, 0.0)
+
+
+root_mean_squared_calibration_error = rmsce
+
+
+@validate_params({**_DATA, "num_bins": _NUM_BINS}, prefer_skip_nested_validation=True)
+def sce(labels, probs, num_bins=30):
+    r"""Static calibration error of uncertainty_metrics 0.0.82.
+
+    ``gce(labels, probs, 'even', max_prob=False, class_conditional=True, norm='l1')``:
+
+    .. math::
+
+        \mathrm{SCE} = \frac{1}{K}\sum_{k=1}^{K}\sum_b \frac{n_{kb}}{N_k}
+            \lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb}\rvert
+
+    where ``N_k`` is the number of rows with ``p_k > 0``.
+
+    Differences from :func:`skcalib.metrics.static_calibration_error`: each class is
+    normalised by its count of non-zero probabilities ``N_k`` (skcalib: by ``N``, so
+    exact zeros count, as in Nixon et al.); bins as in :func:`ece`; 30 bins.
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+    num_bins : int, default=30
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import sce
+    >>> sce([0, 1, 2], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4]], num_bins=10)
+    0.28888888888888...
+    """
+    y, P, num_bins = _prepare(labels, probs, "even", num_bins, None)
+    return _gce(y, P, "even", False, True, "l1", num_bins, 0.0)
+
+
+static_calibration_error = sce
+
+
+@validate_params({**_DATA, "num_bins": _NUM_BINS}, prefer_skip_nested_validation=True)
+def ace(labels, probs, num_bins=30):
+    r"""Adaptive calibration error of uncertainty_metrics 0.0.82.
+
+    ``gce(labels, probs, 'adaptive', max_prob=False, class_conditional=True,
+    norm='l1')``: the formula of :func:`sce` with ``get_adaptive_bins`` equal-mass bins
+    computed per class on its probabilities ``> 0``.
+
+    Differences from :func:`skcalib.metrics.adaptive_calibration_error`: edges
+    (round-half-to-even positions, left-closed bins; skcalib: inverted-CDF quantiles,
+    right-closed bins); exact zeros dropped and normalisation by the kept count per
+    class (skcalib: all values binned, normalisation by ``N``); 30 bins.
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+    num_bins : int, default=30
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import ace
+    >>> probs = [[0.31, 0.32, 0.27], [0.37, 0.33, 0.30], [0.30, 0.31, 0.39],
+    ...          [0.61, 0.38, 0.01], [0.10, 0.65, 0.25], [0.91, 0.05, 0.04]]
+    >>> ace([1, 0, 0, 1, 0, 0], probs, num_bins=10)
+    0.39666666666666...
+    """
+    y, P, num_bins = _prepare(labels, probs, "adaptive", num_bins, None)
+    return _gce(y, P, "adaptive", False, True, "l1", num_bins, 0.0)
+
+
+adaptive_calibration_error = ace
+
+
+@validate_params(
+    {**_DATA, "num_bins": _NUM_BINS, "threshold": _THRESHOLD},
+    prefer_skip_nested_validation=True,
+)
+def tace(labels, probs, num_bins=30, threshold=0.01):
+    r"""Thresholded adaptive calibration error of uncertainty_metrics 0.0.82.
+
+    ``gce(labels, probs, 'adaptive', max_prob=False, class_conditional=True,
+    norm='l1', threshold=threshold)``:
+
+    .. math::
+
+        \mathrm{TACE} = \frac{1}{K}\sum_{k=1}^{K}\sum_b \frac{n_{kb}}{N_k}
+            \lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb}\rvert,
+        \qquad N_k = \#\{i : p_{ik} > \epsilon\}.
+
+    Differences from :func:`skcalib.metrics.thresholded_adaptive_calibration_error`:
+    the sum of class ``k`` is divided by its kept count ``N_k`` (skcalib: by ``N``, as
+    the ``1/(N K)`` of Nixon et al.), so removing small probabilities *raises* the
+    weight of the remaining ones here; edges as in :func:`ace`; 30 bins.
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+    num_bins : int, default=30
+    threshold : float, default=0.01
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import tace
+    >>> probs = [[0.31, 0.32, 0.27], [0.37, 0.33, 0.30], [0.30, 0.31, 0.39],
+    ...          [0.61, 0.38, 0.01], [0.10, 0.65, 0.25], [0.91, 0.05, 0.04]]
+    >>> tace([1, 0, 0, 1, 0, 0], probs, num_bins=10)
+    0.41
+    """
+    y, P, num_bins = _prepare(labels, probs, "adaptive", num_bins, None)
+    return _gce(y, P, "adaptive", False, True, "l1", num_bins, threshold)
+
+
+thresholded_adaptive_calibration_error = tace
+
+#: The 32 variants of :func:`compute_all_metrics`, in the reference's order:
+#: ``itertools.product(binning_scheme, max_prob, class_conditional, threshold, norm)``.
+ALL_METRIC_PARAMETERS = tuple(
+    itertools.product(["even", "adaptive"], [True, False], [True, False], [0.0, 0.01],
+                      ["l1", "l2"])
+)
+
+
+@validate_params(_DATA, prefer_skip_nested_validation=True)
+def compute_all_metrics(labels, probs):
+    """All 32 general calibration errors of uncertainty_metrics 0.0.82 (30 bins).
+
+    The order is that of ``itertools.product(['even', 'adaptive'], [True, False]
+    (max_prob), [True, False] (class_conditional), [0.0, 0.01] (threshold), ['l1',
+    'l2'])``, available as :data:`ALL_METRIC_PARAMETERS`.
+
+    Parameters
+    ----------
+    labels : array-like of shape (N,)
+    probs : array-like of shape (N,), (N, 1) or (N, K)
+
+    Returns
+    -------
+    ndarray of shape (32,)
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import compute_all_metrics
+    >>> values = compute_all_metrics([1, 0, 1, 1, 0, 1, 0, 0],
+    ...                              [.91, .32, .66, .67, .57, .98, .41, .19])
+    >>> values.shape
+    (32,)
+    >>> float(values[4])  # even, max_prob, not class-conditional, threshold 0, l1
+    0.18125
+    """
+    P = _check_probs(probs)
+    y = _check_labels(labels, P.shape[0], P.shape[1])
+    return np.array([
+        _gce(y, P, scheme, max_prob, cc, norm, 30, threshold)
+        for scheme, max_prob, cc, threshold, norm in ALL_METRIC_PARAMETERS
+    ])

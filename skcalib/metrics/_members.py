@@ -1,0 +1,212 @@
+"""Member predictions of fitted scikit-learn ensembles.
+
+:func:`member_probabilities` returns what every member of a fitted bagging ensemble,
+random forest, extra-trees forest or soft-voting ensemble predicts, with the columns in
+the ensemble's ``classes_`` order, so that ensemble metrics (WAIC, ISCV, mutual
+information, diversity) can be computed from an ensemble trained with scikit-learn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_classification_input, check_proba_values
+
+__all__ = ["member_probabilities"]
+
+_SUPPORTED = (
+    "BaggingClassifier, RandomForestClassifier, ExtraTreesClassifier, "
+    "VotingClassifier(voting='soft'), or a Pipeline ending in one of them"
+)
+
+
+def _unwrap(ensemble, X):
+    """Follow a Pipeline to its final step, transforming X on the way."""
+    from sklearn.pipeline import Pipeline  # lazy: keeps ``import skcalib`` light
+
+    while isinstance(ensemble, Pipeline):
+        check_is_fitted(ensemble)
+        if len(ensemble.steps) > 1:
+            X = ensemble[:-1].transform(X)
+        ensemble = ensemble[-1]
+    return ensemble, X
+
+
+def _check_ensemble(ensemble):
+    from sklearn.ensemble import (
+        BaggingClassifier,
+        ExtraTreesClassifier,
+        RandomForestClassifier,
+        VotingClassifier,
+    )
+
+    name = type(ensemble).__name__
+    if isinstance(ensemble, VotingClassifier):
+        if ensemble.voting != "soft":
+            raise ValueError(
+                f"member probabilities of a VotingClassifier need voting='soft', got "
+                f"voting={ensemble.voting!r}"
+            )
+    elif not isinstance(
+        ensemble, BaggingClassifier | RandomForestClassifier | ExtraTreesClassifier
+    ):
+        members = " (it has no estimators_ of members)" if not hasattr(
+            ensemble, "estimators_"
+        ) else ""
+        raise ValueError(
+            f"cannot get member predictions from {name}{members}: expected a fitted "
+            f"{_SUPPORTED}"
+        )
+    check_is_fitted(ensemble)
+    classes = getattr(ensemble, "classes_", None)
+    if classes is None or isinstance(classes, list) or np.ndim(classes) != 1:
+        raise ValueError(f"{name} must be a fitted single-output classifier with classes_")
+    return np.asarray(classes)
+
+
+def _to_columns(proba, member_classes, n_classes, name):
+    """Member probabilities (columns = member_classes, indices into the ensemble's
+    classes) as an (n_samples, n_classes) float64 array in the ensemble's order."""
+    proba = np.asarray(proba, dtype=np.float64)
+    idx = np.asarray(member_classes)
+    if idx.dtype.kind not in "biuf" or not np.all(np.mod(idx, 1) == 0):
+        raise ValueError(f"cannot map the classes {idx!r} of a member of {name}")
+    idx = idx.astype(np.intp)
+    if idx.min() < 0 or idx.max() >= n_classes or proba.shape[1] != idx.shape[0]:
+        raise ValueError(f"cannot map the classes {idx!r} of a member of {name}")
+    if idx.shape[0] == n_classes and np.array_equal(idx, np.arange(n_classes)):
+        return proba
+    out = np.zeros((proba.shape[0], n_classes))
+    out[:, idx] = proba  # a member that never saw a class gives it probability 0
+    return out
+
+
+def iter_member_probabilities(ensemble, X):
+    """Yield ``(n_samples, n_classes)`` probabilities of each member, in the ensemble's
+    ``classes_`` column order.  Returns the ensemble's classes first.
+
+    Used by :func:`member_probabilities` and the ensemble scorers; one member's output
+    is held at a time.
+    """
+    from sklearn.ensemble import BaggingClassifier, VotingClassifier
+
+    est, X = _unwrap(ensemble, X)
+    classes = _check_ensemble(est)
+    k = classes.shape[0]
+    name = type(est).__name__
+    members = list(est.estimators_)
+    if not members:
+        raise ValueError(f"{name} has no fitted members")
+
+    def gen():
+        if isinstance(est, VotingClassifier):
+            for member in members:
+                yield _to_columns(member.predict_proba(X), member.classes_, k, name)
+        elif isinstance(est, BaggingClassifier):
+            Xv = validate_data(
+                est, X, accept_sparse=["csr", "csc"], dtype=None, ensure_all_finite=False,
+                reset=False,
+            )
+            for member, features in zip(members, est.estimators_features_, strict=True):
+                if not hasattr(member, "predict_proba"):
+                    raise ValueError(
+                        f"the members of {name} ({type(member).__name__}) have no "
+                        "predict_proba, so they have no predictive distribution"
+                    )
+                yield _to_columns(member.predict_proba(Xv[:, features]), member.classes_,
+                                  k, name)
+        else:  # forests
+            Xv = validate_data(
+                est, X, dtype=np.float32, accept_sparse="csr", ensure_all_finite=False,
+                reset=False,
+            )
+            for member in members:
+                yield _to_columns(member.predict_proba(Xv), member.classes_, k, name)
+
+    return classes, gen()
+
+
+def member_probabilities(ensemble, X):
+    """Class probabilities predicted by every member of a fitted ensemble.
+
+    Parameters
+    ----------
+    ensemble : fitted estimator
+        A :class:`~sklearn.ensemble.BaggingClassifier` (members see their own feature
+        subset ``estimators_features_``), :class:`~sklearn.ensemble.RandomForestClassifier`,
+        :class:`~sklearn.ensemble.ExtraTreesClassifier`, a
+        :class:`~sklearn.ensemble.VotingClassifier` with ``voting="soft"`` (its
+        ``weights`` are not applied: each member's own prediction is returned), or a
+        :class:`~sklearn.pipeline.Pipeline` whose last step is one of these.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Input samples, as passed to ``ensemble.predict_proba``.
+
+    Returns
+    -------
+    y_proba_members : ndarray of shape (n_members, n_samples, n_classes)
+        Columns in the order of ``ensemble.classes_``.  A member trained on a bootstrap
+        sample that missed a class gives that class probability 0.  The mean over the
+        members equals ``ensemble.predict_proba(X)`` for bagging and forests.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from skcalib.metrics import member_probabilities
+    >>> X, y = load_iris(return_X_y=True)
+    >>> forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    >>> member_probabilities(forest, X[:4]).shape
+    (5, 4, 3)
+    """
+    _, members = iter_member_probabilities(ensemble, X)
+    return np.stack(list(members))
+
+
+def member_log_likelihood(y_true, ensemble_or_members, X=None, *, labels=None, eps=None):
+    """Log-likelihood matrix ``log_lik`` of shape (n_samples, n_members).
+
+    ``log_lik[i, j] = log(clip(p_j(y_i | x_i), eps, 1))`` with ``eps`` the float64
+    machine epsilon by default, so that a member giving an observed label probability
+    0 (a pure tree leaf) contributes ``log(eps) = -36.04`` instead of ``-inf``.
+
+    ``ensemble_or_members`` is a fitted ensemble (then ``X`` is required) or an array
+    ``y_proba_members`` of shape (n_members, n_samples, n_classes) with columns in
+    ``labels`` order.  Every member's probabilities are validated like any
+    ``y_proba``.
+    """
+    if eps is None:
+        eps = np.finfo(np.float64).eps
+    if X is not None:
+        classes, members = iter_member_probabilities(ensemble_or_members, X)
+        if labels is None:
+            labels = classes
+    else:
+        P = np.asarray(ensemble_or_members)
+        if P.ndim != 3:
+            raise ValueError(
+                "y_proba_members must be 3-D of shape (n_members, n_samples, n_classes), "
+                f"got shape {P.shape}"
+            )
+        if P.shape[0] == 0:
+            raise ValueError("y_proba_members has no members")
+        members = iter(P)
+    columns = []
+    y = None
+    for P_j in members:
+        if y is None:
+            data = check_classification_input(y_true, P_j, labels=labels)
+            if data.binary_1d:
+                raise ValueError("member probabilities must be 2-D (n_samples, n_classes)")
+            y = data.y.astype(np.intp)
+            rows = np.arange(y.shape[0])
+        else:
+            P_j = np.asarray(P_j)
+            if P_j.shape != data.proba.shape:
+                raise ValueError(
+                    f"members have different shapes: {data.proba.shape} and {P_j.shape}"
+                )
+            check_proba_values(P_j)
+        p = np.asarray(P_j[rows, y], dtype=np.float64)
+        columns.append(np.log(np.clip(p, eps, 1.0)))
+    return np.column_stack(columns)

@@ -1,0 +1,660 @@
+"""Proper scoring rules for classification: Brier score, log loss and their decompositions.
+
+Conventions
+-----------
+* :func:`brier_score` is the *conventional* Brier score (Brier 1950): for ``K`` classes the
+  mean over samples of ``sum_k (p_ik - 1{y_i = k})^2`` (range [0, 2]); for binary problems
+  (a 1-D ``y_proba`` or two columns) the mean of ``(p_i - 1{y_i = pos})^2`` (range [0, 1]),
+  i.e. half the two-column sum.  This is exactly what :func:`sklearn.metrics.brier_score_loss`
+  returns with its default ``scale_by_half="auto"``.  (``uncertainty_metrics.brier_score``
+  returns the multiclass score minus 1.)
+* :func:`negative_log_likelihood` equals :func:`sklearn.metrics.log_loss`: probabilities
+  are clipped to ``[eps, 1 - eps]`` with ``eps`` the machine epsilon of the input dtype.
+* :func:`brier_decomposition` is Murphy's (1973) decomposition, exact when forecasts are
+  grouped by identical forecast vectors and completed by Stephenson, Coelho and Jolliffe's
+  (2008) within-bin terms when they are binned, so the identity
+  ``BS = REL - RES + UNC + WBV - WBC`` always holds to rounding error.
+* :func:`score_decomposition` is the CORP decomposition (Dimitriadis, Gneiting and Jordan
+  2021): ``score = MCB - DSC + UNC`` with isotonic (PAV) recalibration.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+from scipy.special import xlogy
+from sklearn import get_config
+from sklearn.utils import Bunch
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from ._binning import compute_bin_stats
+from ._validation import check_classification_input, check_proba_chunk, iter_row_chunks
+
+__all__ = [
+    "brier_score",
+    "brier_decomposition",
+    "negative_log_likelihood",
+    "score_decomposition",
+]
+
+_COMMON_CONSTRAINTS = {
+    "y_true": ["array-like"],
+    "y_proba": ["array-like"],
+    "sample_weight": ["array-like", None],
+    "labels": ["array-like", None],
+    "pos_label": [numbers.Integral, str, numbers.Real, np.bool_, bool, None],
+}
+
+
+# --------------------------------------------------------------------------------------
+# kernels (validated input only)
+# --------------------------------------------------------------------------------------
+
+
+def _weighted_mean_total(total, sw, n):
+    return total / (n if sw is None else sw.sum())
+
+
+def _brier_sum(data, check):
+    """Weighted sum over samples of the per-sample Brier score, in one chunked pass.
+
+    The (one-hot - p) differences are formed in a float64 chunk buffer, so the result is
+    as accurate as the element-wise definition (no ``sum p^2 - 2 p_y + 1`` cancellation
+    for near-perfect forecasts).
+    """
+    P = data.proba
+    y = data.y
+    sw = data.sample_weight
+    n = data.n_samples
+    total = 0.0
+    if P.ndim == 1:
+        pos = data.pos_index
+        for start, stop in iter_row_chunks(n, 4 * P.itemsize):
+            c = P[start:stop]
+            if check:
+                check_proba_chunk(c, start)
+            d = np.subtract(c, y[start:stop] == pos, dtype=np.float64)
+            if sw is None:
+                total += float(np.dot(d, d))
+            else:
+                d *= d
+                total += float(np.dot(d, sw[start:stop]))
+        return total
+    k = P.shape[1]
+    ones = np.ones(k, dtype=P.dtype)
+    buf = None
+    for start, stop in iter_row_chunks(n, k * 8):
+        c = P[start:stop]
+        m = stop - start
+        if check:
+            check_proba_chunk(c, start, row_sums=c @ ones)
+        if buf is None:
+            buf = np.empty((m, k), dtype=np.float64)
+        b = buf[:m]
+        np.copyto(b, c)
+        # flat index of each row's true class: subtract the one-hot in place
+        flat = b.reshape(-1)
+        idx = np.arange(0, m * k, k, dtype=np.intp)
+        idx += y[start:stop]
+        flat[idx] -= 1.0
+        if sw is None:
+            total += float(np.dot(flat, flat))
+        else:
+            rows = np.einsum("ij,ij->i", b, b)
+            total += float(np.dot(rows, sw[start:stop]))
+    if k == 2:
+        # binary problem given as two columns: sklearn's scale_by_half="auto"
+        total *= 0.5
+    return total
+
+
+def _true_class_proba(data, check):
+    """Probability assigned to the true class of each sample (float64, shape (n,))."""
+    P = data.proba
+    y = data.y
+    n = data.n_samples
+    if P.ndim == 1:
+        if check:
+            for start, stop in iter_row_chunks(n, P.itemsize):
+                check_proba_chunk(P[start:stop], start)
+        is_pos = y == data.pos_index
+        # 1 - p in the input dtype, as sklearn builds its two-column matrix
+        return np.where(is_pos, P, P.dtype.type(1) - P).astype(np.float64, copy=False)
+    k = P.shape[1]
+    out = np.empty(n, dtype=np.float64)
+    ones = np.ones(k, dtype=P.dtype)
+    for start, stop in iter_row_chunks(n, k * P.itemsize):
+        c = P[start:stop]
+        if check:
+            check_proba_chunk(c, start, row_sums=c @ ones)
+        yc = y[start:stop].astype(np.intp)
+        out[start:stop] = np.take_along_axis(c, yc[:, None], axis=1)[:, 0]
+    return out
+
+
+def _value_check_needed():
+    return not get_config()["assume_finite"]
+
+
+# --------------------------------------------------------------------------------------
+# Brier score
+# --------------------------------------------------------------------------------------
+
+
+@validate_params(_COMMON_CONSTRAINTS, prefer_skip_nested_validation=True)
+def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=None):
+    r"""Brier score: mean squared distance between predicted probabilities and outcomes.
+
+    For ``K >= 3`` classes (a 2-D ``y_proba`` with ``K`` columns)
+
+    .. math::
+
+        \mathrm{BS} = \frac{1}{\sum_i w_i} \sum_{i=1}^{n} w_i
+            \sum_{k=1}^{K} \bigl(p_{ik} - \mathbb{1}\{y_i = k\}\bigr)^2
+            \in [0, 2],
+
+    and for binary problems (a 1-D ``y_proba`` of the positive-class probability, or two
+    columns)
+
+    .. math::
+
+        \mathrm{BS} = \frac{1}{\sum_i w_i} \sum_{i=1}^{n} w_i
+            \bigl(p_i - \mathbb{1}\{y_i = \text{pos}\}\bigr)^2 \in [0, 1],
+
+    which is half the two-column sum.  These are the values of
+    :func:`sklearn.metrics.brier_score_loss` (its default ``scale_by_half="auto"``) on
+    every input both accept.  Lower is better; the Brier score is strictly proper.
+
+    Unlike ``sklearn.metrics.brier_score_loss``, string labels with a 1-D ``y_proba`` do
+    not need ``pos_label``: the positive class defaults to the greater label.  The
+    ``uncertainty_metrics`` library's ``brier_score`` is this multiclass score minus 1.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the positive class (1-D) or of each class in
+        ``labels`` order (2-D, as returned by ``predict_proba``).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (weight ``w`` is equivalent to repeating the sample ``w`` times).
+    labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.  Default: sorted unique labels
+        of ``y_true``.
+    pos_label : int, float, bool or str, default=None
+        Positive class of a binary problem (default: the greater label).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    G. W. Brier (1950). Verification of forecasts expressed in terms of probability.
+    Monthly Weather Review 78(1), 1-3.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import brier_score
+    >>> brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3])
+    0.0375
+    >>> brier_score(["spam", "ham", "ham", "spam"], [0.9, 0.2, 0.1, 0.7])  # P("spam")
+    0.0375
+    >>> brier_score([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
+    0.146...
+    """
+    check = _value_check_needed()
+    data = check_classification_input(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        check_values=False,
+    )
+    total = _brier_sum(data, check)
+    return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
+
+
+# --------------------------------------------------------------------------------------
+# negative log-likelihood
+# --------------------------------------------------------------------------------------
+
+
+@validate_params(
+    {
+        **_COMMON_CONSTRAINTS,
+        "eps": [StrOptions({"auto"}), Interval(numbers.Real, 0, 0.5, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
+def negative_log_likelihood(
+    y_true, y_proba, *, eps="auto", sample_weight=None, labels=None, pos_label=None
+):
+    r"""Negative log-likelihood (log loss, cross-entropy) of probabilistic predictions.
+
+    .. math::
+
+        \mathrm{NLL} = -\frac{1}{\sum_i w_i}\sum_{i=1}^{n} w_i
+            \log \operatorname{clip}(p_{i, y_i}, \varepsilon, 1 - \varepsilon),
+
+    where :math:`p_{i,y_i}` is the probability given to the observed class (``1 - p`` for
+    a negative sample of a binary problem with 1-D ``y_proba``).  Equals
+    :func:`sklearn.metrics.log_loss`.  Only the true-class probabilities are read after
+    validation (no ``n x K`` logarithm).  Lower is better; the log loss is strictly
+    proper and local.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (1-D: of the positive class).
+    eps : "auto" or float in [0, 0.5), default="auto"
+        Probabilities are clipped to ``[eps, 1 - eps]`` so that a confident mistake costs
+        a finite amount.  ``"auto"`` is the machine epsilon of the dtype of ``y_proba``
+        (``2.2e-16`` for float64, ``1.2e-7`` for float32), as in scikit-learn >= 1.5;
+        ``eps=0`` disables clipping (a zero probability on the true class then gives
+        ``inf``).  The logarithm is taken in float64.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.
+    pos_label : int, float, bool or str, default=None
+        Positive class for a 1-D ``y_proba`` (default: the greater label).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society B
+    14(1), 107-114.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import negative_log_likelihood
+    >>> negative_log_likelihood(["spam", "ham", "ham", "spam"],
+    ...                         [[.1, .9], [.9, .1], [.8, .2], [.35, .65]])
+    0.21616...
+    """
+    check = _value_check_needed()
+    data = check_classification_input(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        check_values=False,
+    )
+    p = _true_class_proba(data, check)
+    if eps == "auto":
+        eps = float(np.finfo(data.proba.dtype).eps)
+        # clip in the input dtype, as sklearn does
+        lo = float(data.proba.dtype.type(eps))
+        hi = float(data.proba.dtype.type(1) - data.proba.dtype.type(eps))
+    else:
+        lo, hi = float(eps), 1.0 - float(eps)
+    np.clip(p, lo, hi, out=p)
+    with np.errstate(divide="ignore"):
+        np.log(p, out=p)
+    sw = data.sample_weight
+    total = -float(p.sum() if sw is None else np.dot(p, sw))
+    return float(_weighted_mean_total(total, sw, data.n_samples))
+
+
+# --------------------------------------------------------------------------------------
+# Brier decomposition (Murphy 1973; Stephenson et al. 2008)
+# --------------------------------------------------------------------------------------
+
+
+def _group_rows(P):
+    """Inverse index of identical rows (1-D: identical values)."""
+    if P.ndim == 1:
+        _, inv = np.unique(P, return_inverse=True)
+    else:
+        _, inv = np.unique(np.ascontiguousarray(P), axis=0, return_inverse=True)
+    return inv.reshape(-1)
+
+
+def _decomposition_exact(F, Y, sw, W):
+    """Murphy decomposition grouping identical forecast vectors.
+
+    ``F`` (n, d) forecasts, ``Y`` (n,) column index of the outcome (or -1 for "no
+    event" in the binary 1-column case), ``W`` total weight.
+    """
+    n, d = F.shape
+    inv = _group_rows(F if d > 1 else F[:, 0])
+    G = int(inv.max()) + 1
+    w = np.ones(n) if sw is None else sw
+    n_g = np.bincount(inv, weights=w, minlength=G)
+    # forecast of each group (all rows of a group are identical)
+    # any row of a group represents it: all its rows are identical
+    rep = np.zeros(G, dtype=np.intp)
+    rep[inv] = np.arange(n)
+    F_g = F[rep].astype(np.float64)
+    # observed frequency vectors
+    hit = Y >= 0
+    O_sum = np.bincount(
+        inv[hit] * d + Y[hit], weights=w[hit], minlength=G * d
+    ).reshape(G, d)
+    clim = O_sum.sum(axis=0) / W
+    keep = n_g > 0
+    O_g = np.zeros_like(O_sum)
+    np.divide(O_sum, n_g[:, None], out=O_g, where=keep[:, None])
+    rel = float(np.dot(n_g, ((F_g - O_g) ** 2).sum(axis=1)) / W)
+    res = float(np.dot(n_g, ((O_g - clim) ** 2).sum(axis=1)) / W)
+    unc = float(np.sum(clim * (1 - clim)))
+    return unc, res, rel, 0.0, 0.0
+
+
+@validate_params(
+    {
+        **_COMMON_CONSTRAINTS,
+        "n_bins": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "strategy": [StrOptions({"uniform", "quantile"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def brier_decomposition(
+    y_true,
+    y_proba,
+    *,
+    n_bins=None,
+    strategy="uniform",
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    r"""Murphy's decomposition of the Brier score into uncertainty, resolution, reliability.
+
+    Forecasts are partitioned into groups ``g`` with weight :math:`n_g`, mean forecast
+    :math:`\bar f_g` and observed class frequencies :math:`\bar o_g`; :math:`\bar o` is
+    the overall class frequency (climatology) and :math:`N = \sum_g n_g`.  Then
+
+    .. math::
+
+        \mathrm{REL} = \frac{1}{N}\sum_g n_g \lVert \bar f_g - \bar o_g \rVert^2,\quad
+        \mathrm{RES} = \frac{1}{N}\sum_g n_g \lVert \bar o_g - \bar o \rVert^2,\quad
+        \mathrm{UNC} = \sum_k \bar o_k (1 - \bar o_k),
+
+    and
+
+    .. math::
+
+        \mathrm{BS} = \mathrm{REL} - \mathrm{RES} + \mathrm{UNC}
+            + \mathrm{WBV} - \mathrm{WBC}
+
+    holds exactly (to rounding error), with the within-bin variance and covariance of
+    Stephenson, Coelho and Jolliffe (2008)
+
+    .. math::
+
+        \mathrm{WBV} = \frac{1}{N}\sum_g \sum_{i \in g} w_i \lVert f_i - \bar f_g\rVert^2,
+        \qquad
+        \mathrm{WBC} = \frac{2}{N}\sum_g \sum_{i \in g} w_i
+            \langle o_i - \bar o_g, f_i - \bar f_g \rangle.
+
+    **Exactness.**  With ``n_bins=None`` (default) the groups are the distinct forecast
+    vectors (identical rows of ``y_proba``; identical positive-class probabilities for
+    binary problems).  Every forecast then equals its group mean, ``WBV = WBC = 0``, and
+    Murphy's identity ``BS = REL - RES + UNC`` is exact.  With ``n_bins`` the
+    probabilities are binned with the library's one binning rule (``strategy``
+    "uniform" or "quantile"): the positive-class probability for binary problems, each
+    class's probability separately (one-vs-rest, summed over classes) for multiclass
+    problems.  ``REL`` then uses bin-mean forecasts and the two extra terms restore the
+    exact identity; they are small when the bins are narrow.
+
+    Binary problems (1-D ``y_proba`` or two columns) are decomposed on the positive-class
+    probability, matching the binary :func:`brier_score` (range [0, 1]).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+    n_bins : int or None, default=None
+        None: group identical forecasts (exact Murphy decomposition).  An int: bin the
+        probabilities into ``n_bins`` bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Binning strategy when ``n_bins`` is given.
+    sample_weight : array-like of shape (n_samples,), default=None
+    labels : array-like, default=None
+    pos_label : int, float, bool or str, default=None
+
+    Returns
+    -------
+    Bunch
+        ``uncertainty``, ``resolution``, ``reliability`` (floats, ``resolution`` and
+        ``reliability`` >= 0) and ``within_bin_variance``, ``within_bin_covariance``
+        (0.0 when ``n_bins=None``).
+
+    References
+    ----------
+    A. H. Murphy (1973). A new vector partition of the probability score. Journal of
+    Applied Meteorology 12(4), 595-600.
+
+    J. Broecker (2009). Reliability, sufficiency, and the decomposition of proper scores.
+    Quarterly Journal of the Royal Meteorological Society 135, 1512-1519.
+
+    D. B. Stephenson, C. A. S. Coelho and I. T. Jolliffe (2008). Two extra components in
+    the Brier score decomposition. Weather and Forecasting 23(4), 752-757.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import brier_decomposition, brier_score
+    >>> y_true = [0, 0, 1, 1, 1]
+    >>> y_proba = [0.2, 0.2, 0.2, 0.8, 0.8]
+    >>> d = brier_decomposition(y_true, y_proba)
+    >>> round(d.uncertainty, 4), round(d.resolution, 4), round(d.reliability, 4)
+    (0.24, 0.1067, 0.0267)
+    >>> round(d.reliability - d.resolution + d.uncertainty, 12)
+    0.16
+    >>> brier_score(y_true, y_proba)
+    0.16...
+    """
+    data = check_classification_input(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+    sw = data.sample_weight
+    n = data.n_samples
+    W = float(n if sw is None else sw.sum())
+    P = data.proba
+    binary = data.is_binary
+    if n_bins is None:
+        if binary:
+            F = (P if P.ndim == 1 else P[:, data.pos_index])[:, None]
+            Y = np.where(data.y == data.pos_index, 0, -1).astype(np.intp)
+        else:
+            F = P
+            Y = data.y.astype(np.intp)
+        unc, res, rel, wbv, wbc = _decomposition_exact(F, Y, sw, W)
+    else:
+        mode = "binary" if binary else "classwise"
+        stats = compute_bin_stats(
+            data, multiclass=mode, n_bins=n_bins, strategy=strategy, check_values=False
+        )
+        cnt, sp, st = stats.count, stats.sum_proba, stats.sum_true
+        nz = cnt > 0
+        fbar = np.zeros_like(sp)
+        obar = np.zeros_like(st)
+        np.divide(sp, cnt, out=fbar, where=nz)
+        np.divide(st, cnt, out=obar, where=nz)
+        clim = st.sum(axis=1) / W  # per group (class)
+        rel = float(np.sum(cnt * (fbar - obar) ** 2) / W)
+        res = float(np.sum(cnt * (obar - clim[:, None]) ** 2) / W)
+        unc = float(np.sum(clim * (1 - clim)))
+        # totals of p^2 and of p * outcome over the binned probabilities
+        if binary:
+            f = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
+            o = data.y == data.pos_index
+            sum_ff = float(np.dot(f * f, np.ones(n) if sw is None else sw))
+            sum_fo = float(f[o].sum() if sw is None else np.dot(f[o], sw[o]))
+        else:
+            sum_ff = 0.0
+            k = P.shape[1]
+            for start, stop in iter_row_chunks(n, k * 8):
+                c = P[start:stop].astype(np.float64)
+                rows = np.einsum("ij,ij->i", c, c)
+                sum_ff += float(rows.sum() if sw is None else np.dot(rows, sw[start:stop]))
+            ptrue = _true_class_proba(data, False)
+            sum_fo = float(ptrue.sum() if sw is None else np.dot(ptrue, sw))
+        wbv = max((sum_ff - float(np.sum(cnt * fbar * fbar))) / W, 0.0)
+        wbc = 2.0 * (sum_fo - float(np.sum(cnt * fbar * obar))) / W
+    return Bunch(
+        uncertainty=unc,
+        resolution=res,
+        reliability=rel,
+        within_bin_variance=float(wbv),
+        within_bin_covariance=float(wbc),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# CORP score decomposition (Dimitriadis, Gneiting and Jordan 2021)
+# --------------------------------------------------------------------------------------
+
+
+def _binary_scores(x, gy, gw, scoring):
+    """Summed score of forecast value(s) ``x`` for groups with outcome sum ``gy`` and
+    weight ``gw`` (0 * log 0 = 0)."""
+    if scoring == "brier":
+        # sum_i w_i (x - y_i)^2 = gw x^2 - 2 x gy + gy   (y in {0, 1})
+        return float(np.sum(gw * x * x - 2.0 * x * gy + gy))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = -(xlogy(gy, x) + xlogy(gw - gy, 1.0 - x))
+    return float(np.sum(s))
+
+
+def _corp_binary(x, o, w, scoring, eps):
+    """CORP components (sums, not means) for forecasts x (float64) and outcomes o (bool)."""
+    if w is not None:
+        keep = w > 0
+        if not keep.all():
+            x, o, w = x[keep], o[keep], w[keep]
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    os_ = o[order].astype(np.float64)
+    ws = np.ones(xs.shape[0]) if w is None else w[order]
+    new = np.empty(xs.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    gid = np.cumsum(new) - 1
+    gx = xs[new]
+    gw = np.bincount(gid, weights=ws)
+    gy = np.bincount(gid, weights=ws * os_)
+    W = float(gw.sum())
+    # PAV on the pooled tie groups
+    recal = isotonic_regression(gy / gw, weights=gw, increasing=True).x
+    np.clip(recal, 0.0, 1.0, out=recal)
+    if scoring == "log_loss":
+        gx = np.clip(gx, eps, 1.0 - eps)
+    s_fc = _binary_scores(gx, gy, gw, scoring)
+    s_rc = _binary_scores(recal, gy, gw, scoring)
+    clim = float(gy.sum()) / W
+    s_cl = _binary_scores(np.full(gx.shape, clim), gy, gw, scoring)
+    return s_fc, s_rc, s_cl, W
+
+
+@validate_params(
+    {
+        **_COMMON_CONSTRAINTS,
+        "scoring": [StrOptions({"brier", "log_loss"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def score_decomposition(
+    y_true,
+    y_proba,
+    *,
+    scoring="brier",
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    r"""CORP decomposition of a mean score into miscalibration, discrimination, uncertainty.
+
+    The forecasts :math:`x_i` are recalibrated by isotonic regression of the outcomes on
+    the forecasts (the pool-adjacent-violators algorithm, equal forecasts pooled first,
+    sample weights respected), giving :math:`\hat x_i`; the climatological forecast is the
+    weighted outcome frequency :math:`r`.  With :math:`\bar S(\cdot)` the mean score,
+
+    .. math::
+
+        \mathrm{MCB} = \bar S(x) - \bar S(\hat x),\quad
+        \mathrm{DSC} = \bar S(r) - \bar S(\hat x),\quad
+        \mathrm{UNC} = \bar S(r),\qquad
+        \bar S(x) = \mathrm{MCB} - \mathrm{DSC} + \mathrm{UNC}
+
+    exactly.  Because isotonic recalibration is optimal among non-decreasing maps for
+    every proper score, ``MCB >= 0`` and ``DSC >= 0``.  ``scoring="brier"`` uses the
+    squared error and ``scoring="log_loss"`` the logarithmic score (with ``0 log 0 = 0``
+    for recalibrated values of 0 or 1; the original forecasts are clipped to
+    ``[eps, 1 - eps]``, ``eps`` the machine epsilon of the input dtype, as in
+    :func:`negative_log_likelihood`).
+
+    Binary problems (1-D ``y_proba`` or two columns) are decomposed on the
+    positive-class probability: ``score`` then equals :func:`brier_score` or
+    :func:`negative_log_likelihood`.  For ``K >= 3`` classes each column is decomposed
+    one-vs-rest (outcome ``y == k``) and the components are summed over classes; for
+    ``scoring="brier"`` the ``score`` is then the multiclass :func:`brier_score`, for
+    ``scoring="log_loss"`` it is the sum over classes of the binary log losses of the
+    columns (not the multiclass negative log-likelihood).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+    scoring : {"brier", "log_loss"}, default="brier"
+    sample_weight : array-like of shape (n_samples,), default=None
+    labels : array-like, default=None
+    pos_label : int, float, bool or str, default=None
+
+    Returns
+    -------
+    Bunch
+        ``score``, ``miscalibration``, ``discrimination``, ``uncertainty`` (floats).
+
+    References
+    ----------
+    T. Dimitriadis, T. Gneiting and A. I. Jordan (2021). Stable reliability diagrams for
+    probabilistic classifiers. PNAS 118(8), e2016191118.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import score_decomposition
+    >>> d = score_decomposition([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4])
+    >>> d.score, d.miscalibration, d.discrimination, d.uncertainty
+    (0.275, 0.15, 0.125, 0.25)
+    """
+    data = check_classification_input(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+    P = data.proba
+    sw = data.sample_weight
+    eps = float(np.finfo(P.dtype).eps)
+    if data.is_binary:
+        x = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
+        columns = [(x, data.y == data.pos_index)]
+    else:
+        columns = (
+            (P[:, j].astype(np.float64), data.y == j) for j in range(P.shape[1])
+        )
+    s_fc = s_rc = s_cl = 0.0
+    W = 1.0
+    for x, o in columns:
+        a, b, c, W = _corp_binary(x, o, sw, scoring, eps)
+        s_fc += a
+        s_rc += b
+        s_cl += c
+    score = s_fc / W
+    recal = s_rc / W
+    unc = s_cl / W
+    return Bunch(
+        score=float(score),
+        miscalibration=float(score - recal),
+        discrimination=float(unc - recal),
+        uncertainty=float(unc),
+    )

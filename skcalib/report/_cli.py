@@ -1,0 +1,260 @@
+"""The ``skcalib report`` command: argument parsing, running and writing the outputs."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import sys
+
+from ._io import PredictionsFileError, read_predictions
+from ._report import calibration_report
+
+__all__ = ["add_report_parser", "run_report"]
+
+CSV_NAME = "calibration_report.csv"
+JSON_NAME = "calibration_report.json"
+
+DESCRIPTION = """\
+Print a table of accuracy and calibration metrics (ECE, MCE, RMSCE, SCE for more than two
+classes, Brier score, negative log-likelihood) of saved predictions, or of three classifiers
+fitted on datasets that ship with scikit-learn (--demo, works offline).
+
+Files are written only when --out DIR is given: DIR/calibration_report.csv (one row per
+model), DIR/calibration_report.json (the rows plus the reliability-curve data) and
+DIR/reliability_<name>.png (reliability diagram; skipped with a note when matplotlib is not
+installed).  Without --out nothing is written.
+"""
+
+EPILOG = """\
+predictions file formats:
+  .csv / .parquet  one row per sample: a label column (--label-col, default "y") and one
+                   probability column per class, named by the class ("0", "1", ... or
+                   "cat", "dog", ...).  A binary problem may give a single column named after
+                   its positive class.  Every other column is a probability column unless
+                   --proba-cols lists them; --model-col names a column holding the model of
+                   each row, to compare several models stored in one file.  CSV needs no
+                   extra package; Parquet needs pandas and pyarrow.
+  .npz             arrays y_true (n_samples,) and y_proba ((n_samples,) or
+                   (n_samples, n_classes)), optionally labels (classes in column order).
+
+exit status: 0 on success, 2 for a bad command line or an unusable predictions file (one
+line on stderr starting with "skcalib: error:").
+
+examples:
+  skcalib report --demo
+  skcalib report predictions.csv --label-col target --out results/
+"""
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def add_report_parser(subparsers):
+    """Add the ``report`` sub-command to an argparse sub-parser collection."""
+    p = subparsers.add_parser(
+        "report",
+        help="print accuracy and calibration metrics of saved predictions (or --demo)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("predictions", nargs="?", metavar="PREDICTIONS",
+                   help="predictions file: .csv, .parquet or .npz")
+    p.add_argument("--demo", action="store_true",
+                   help="fit three classifiers on bundled scikit-learn datasets (offline) "
+                        "and report their test-split predictions")
+    p.add_argument("--label-col", metavar="COL", default=None,
+                   help='label column of a .csv/.parquet file (default: "y")')
+    p.add_argument("--proba-cols", metavar="A,B,...", default=None,
+                   help="comma-separated probability columns, named by class (default: "
+                        "every column except the label and model columns)")
+    p.add_argument("--model-col", metavar="COL", default=None,
+                   help="column naming the model of each row (several models in one file)")
+    p.add_argument("--n-bins", metavar="N", type=_positive_int, default=15,
+                   help="number of bins of the binned metrics and the diagram (default: 15)")
+    p.add_argument("--renormalize", action="store_true",
+                   help="divide each probability row by its sum (for probabilities rounded "
+                        "when saved; sums further than 0.01 from 1 are still an error)")
+    p.add_argument("--digits", metavar="D", type=_positive_int, default=4,
+                   help="digits after the decimal point in the printed table (default: 4)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="directory for calibration_report.csv/.json and the reliability "
+                        "diagram PNGs (created if needed); without it nothing is written")
+    p.set_defaults(func=run_report, _parser=p)
+    return p
+
+
+def _error(message, stream=None):
+    stream = sys.stderr if stream is None else stream
+    print("skcalib: error: " + " ".join(str(message).split()), file=stream)
+    return 2
+
+
+_LOCATION = re.compile(r"\brow (\d+)\b|\bindex (\d+)|y_proba\[(\d+)")
+
+
+def _locate(message, pred):
+    """Append the file line of the row a validation message points at (CSV input)."""
+    if not pred.lines:
+        return message
+    model = "model"
+    m = re.match(r"model '(.*?)': ", message)
+    if m:
+        model = m.group(1)
+    lines = pred.lines.get(model)
+    hit = _LOCATION.search(message)
+    if lines is None or hit is None:
+        return message
+    i = int(next(g for g in hit.groups() if g is not None))
+    if 0 <= i < len(lines):
+        return f"{message} (row {i} is line {int(lines[i])} of the file)"
+    return message
+
+
+def run_report(args):
+    """Run ``skcalib report`` for parsed arguments; return the exit status."""
+    if args.demo and args.predictions is not None:
+        args._parser.error("give either a predictions file or --demo, not both")
+    if not args.demo and args.predictions is None:
+        args._parser.error("give a predictions file (.csv, .parquet, .npz) or --demo")
+
+    if args.demo:
+        from ._demo import demo_predictions
+
+        reports = [
+            calibration_report(y, proba, n_bins=args.n_bins, title=title)
+            for title, y, proba in demo_predictions()
+        ]
+        print("skcalib report --demo: three classifiers fitted on 75% of two datasets that "
+              "ship with scikit-learn,\nevaluated on the other 25%.\n")
+    else:
+        src = args.predictions
+        proba_cols = None
+        if args.proba_cols is not None:
+            proba_cols = [c.strip() for c in args.proba_cols.split(",") if c.strip()]
+        try:
+            pred = read_predictions(
+                src, label_col=args.label_col, proba_cols=proba_cols,
+                model_col=args.model_col, renormalize=args.renormalize,
+            )
+        except (PredictionsFileError, OSError) as exc:
+            return _error(f"{src}: {_message(exc)}")
+        y_proba = pred.y_proba if len(pred.y_proba) > 1 else pred.y_proba["model"]
+        try:
+            reports = [calibration_report(
+                pred.y_true, y_proba, n_bins=args.n_bins, labels=pred.labels,
+                pos_label=pred.pos_label, title=pred.title,
+            )]
+        except (ValueError, KeyError) as exc:
+            msg = _locate(_message(exc), pred)
+            if "sum to 1" in msg and not args.renormalize:
+                msg += " (if the probabilities were rounded when saved, add --renormalize)"
+            return _error(f"{src}: {msg}")
+
+    print("\n\n".join(r.to_string(digits=args.digits) for r in reports))
+    if args.out is not None:
+        try:
+            written, note = write_outputs(reports, args.out)
+        except OSError as exc:
+            return _error(f"cannot write to {args.out!r}: {_message(exc)}")
+        print()
+        for path in written:
+            print(f"wrote {path}")
+        if note:
+            print(f"skcalib: note: {note}", file=sys.stderr)
+    return 0
+
+
+def _message(exc):
+    if isinstance(exc, KeyError) and exc.args:
+        return str(exc.args[0])
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename!r}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__
+
+
+def _slug(title, used):
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", title or "report").strip("_.") or "report"
+    slug, i = base, 2
+    while slug in used:
+        slug, i = f"{base}_{i}", i + 1
+    used.add(slug)
+    return slug
+
+
+def _csv_value(v):
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    return str(v)
+
+
+def write_outputs(reports, out_dir):
+    """Write the CSV, JSON and PNG files; return (written paths, note or None)."""
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    keys = []
+    for r in reports:
+        keys += [c.key for c in r.columns if c.key not in keys]
+    csv_path = os.path.join(out_dir, CSV_NAME)
+    with open(csv_path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["report", "model", "n_samples", *keys])
+        for r in reports:
+            for row in r.rows():
+                w.writerow([r.title or "", row["model"], row["n_samples"],
+                            *(_csv_value(row.get(k, float("nan"))) for k in keys)])
+    written.append(csv_path)
+
+    json_path = os.path.join(out_dir, JSON_NAME)
+    from .. import __version__
+
+    with open(json_path, "w", encoding="utf-8") as f:
+        json.dump({"skcalib_version": __version__, "reports": [r.to_dict() for r in reports]},
+                  f, indent=1, allow_nan=False)
+    written.append(json_path)
+
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return written, ("matplotlib is not installed, so no reliability diagram was drawn "
+                         "(pip install matplotlib)")
+    used = set()
+    for r in reports:
+        path = os.path.join(out_dir, f"reliability_{_slug(r.title, used)}.png")
+        save_reliability_diagram(r, path)
+        written.append(path)
+    return written, None
+
+
+def save_reliability_diagram(report, path):
+    """Save the reliability curves of a report, with the bin counts below, as a PNG.
+
+    Uses :class:`matplotlib.figure.Figure` directly (no pyplot, no GUI backend).
+    """
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 7.2), layout="constrained")
+    ax, ax_count = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
+    report.plot(ax=ax)
+    ax.set_xlabel("")
+    for m in report.models:
+        c = report.curves[m]
+        ax_count.stairs(np.asarray(c.bin_count), np.asarray(c.bin_edges), label=m)
+    ax_count.set_ylabel("samples per bin")
+    pos = report.positive_class[report.models[0]]
+    ax_count.set_xlabel(f"predicted probability of class {pos}" if pos is not None
+                        else "confidence (top-label probability)")
+    fig.savefig(path, dpi=100)
