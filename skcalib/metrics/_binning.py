@@ -408,9 +408,9 @@ def compute_bin_stats(
         Check probability values (NaN/inf, range, row sums) while reading them.
     gap_only : bool
         Only compute the per-bin sums of ``outcome - probability`` (``BinStats.sum_gap``),
-        which is all the l1 calibration error needs, for binary and top-label
-        calibration; ``count``, ``sum_proba`` and ``sum_true`` are then None.  Ignored
-        for class-wise calibration.
+        which is all the l1 calibration error needs; ``count``, ``sum_proba`` and
+        ``sum_true`` are then None.  Saves one bincount pass (class-wise calibration
+        with equal-mass bins ignores it).
 
     Returns
     -------
@@ -453,7 +453,7 @@ def compute_bin_stats(
     k = P.shape[1]
     if strategy == "uniform" or bins is not None:
         edges = _group_edges(strategy, n_bins, bins)
-        stats = _classwise_shared_edges(P, data.y, sw, edges, threshold, check)
+        stats = _classwise_shared_edges(P, data.y, sw, edges, threshold, check, gap_only)
         all_edges = np.broadcast_to(edges, (k, n_bins + 1)).copy()
     else:
         if check:
@@ -468,6 +468,9 @@ def compute_bin_stats(
             _bin_1d(col, data.y == j, sw, all_edges[j], threshold, stats, group=j,
                     uniform=False)
         stats = stats[:3]
+    if stats[0] is None:
+        return BinStats(None, None, None, bin_edges=all_edges, total_weight=total_weight,
+                        sum_gap=stats[2] - stats[1])
     return BinStats(*stats, bin_edges=all_edges, total_weight=total_weight)
 
 
@@ -478,7 +481,7 @@ def check_full(P):
         check_proba_chunk(P[start:stop], start)
 
 
-def _classwise_shared_edges(P, y, sw, edges, threshold, check):
+def _classwise_shared_edges(P, y, sw, edges, threshold, check, gap_only=False):
     """Class-wise statistics with the same edges for every class, chunked over rows.
 
     Counts and probability sums need one bincount over the (class, bin) index of the
@@ -503,19 +506,21 @@ def _classwise_shared_edges(P, y, sw, edges, threshold, check):
         yc = y[start:stop].astype(np.intp)
         bt = b[np.arange(stop - start), yc]
         if sw is None:
-            count += np.bincount(b.ravel(), minlength=size + 1)
+            if not gap_only:
+                count += np.bincount(b.ravel(), minlength=size + 1)
             sum_proba += np.bincount(b.ravel(), weights=c.ravel(), minlength=size + 1)
             sum_true += np.bincount(bt, minlength=size + 1)
         else:
             w = sw[start:stop]
-            bw = np.broadcast_to(w[:, None], c.shape).ravel()
-            count += np.bincount(b.ravel(), weights=bw, minlength=size + 1)
+            if not gap_only:
+                bw = np.broadcast_to(w[:, None], c.shape).ravel()
+                count += np.bincount(b.ravel(), weights=bw, minlength=size + 1)
             sum_proba += np.bincount(b.ravel(), weights=(c * w[:, None]).ravel(),
                                      minlength=size + 1)
             sum_true += np.bincount(bt, weights=w, minlength=size + 1)
     shape = (k, n_bins)
-    return (count[:size].reshape(shape), sum_proba[:size].reshape(shape),
-            sum_true[:size].reshape(shape))
+    return (None if gap_only else count[:size].reshape(shape),
+            sum_proba[:size].reshape(shape), sum_true[:size].reshape(shape))
 
 
 def resolve_multiclass(multiclass, data):

@@ -372,3 +372,23 @@ def test_threshold_one_class_left_gives_zero_not_nan():
     assert v == pytest.approx(0.8)
     v = general_calibration_error([0, 1], [0.1, 0.2], threshold=0.95, norm="l2")
     assert v == 0.0
+
+
+@pytest.mark.parametrize("mc", ["auto", "top_label", "classwise"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_gap_only_stats_match_full_stats(mc, weighted):
+    rng = np.random.default_rng(12)
+    y, P = _random_case(rng, 700, 3)
+    sw = rng.random(700) if weighted else None
+    data = check_classification_input(y, P, sample_weight=sw)
+    full = compute_bin_stats(data, multiclass=mc, threshold=0.1)
+    gap = compute_bin_stats(data, multiclass=mc, threshold=0.1, gap_only=True)
+    assert full.complete and not gap.complete
+    assert_allclose(gap.gap, full.sum_true - full.sum_proba, atol=1e-12)
+    assert calibration_error_from_bin_stats(gap) == pytest.approx(
+        calibration_error_from_bin_stats(full), abs=1e-14)
+    merged = gap.merge(full)
+    assert not merged.complete
+    assert_allclose(merged.gap, 2 * full.gap, atol=1e-12)
+    with pytest.raises(ValueError, match="gap sums"):
+        gap.prob_true
