@@ -92,6 +92,7 @@ __all__ = [
     "tace",
     "thresholded_adaptive_calibration_error",
     "compute_all_metrics",
+    "ALL_METRIC_PARAMETERS",
 ]
 
 #: float64 machine epsilon, added by the reference to every bin count.
@@ -196,12 +197,15 @@ def _group_error(v, t, binning_scheme, num_bins, norm):
         upper = um_adaptive_upper_edges(v, num_bins)
     stats = um_bin_stats(v, t, upper, num_bins)
     counts = stats.count[0] + _EPS
-    confidences = stats.sum_proba[0] / counts
-    accuracies = stats.sum_true[0] / counts
-    gaps = accuracies - confidences
-    normed = gaps if norm == "l1" else np.square(gaps)
-    weighting = counts / stats.total_weight
-    return np.sum(np.abs(normed * weighting))
+    # overflow is only possible for absurd values (probs are not range-checked); the
+    # caller turns a non-finite result into a ValueError
+    with np.errstate(over="ignore", invalid="ignore"):
+        confidences = stats.sum_proba[0] / counts
+        accuracies = stats.sum_true[0] / counts
+        gaps = accuracies - confidences
+        normed = gaps if norm == "l1" else np.square(gaps)
+        weighting = counts / stats.total_weight
+        return np.sum(np.abs(normed * weighting))
 
 
 def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold):
@@ -236,6 +240,11 @@ def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, thre
         error = np.sum(per_class)
     if norm == "l2":
         error = np.sqrt(error)
+    if not np.isfinite(error):
+        raise ValueError(
+            "the calibration error is not finite: probs contains values too large to "
+            "be summed (probabilities are not range-checked, as in the reference)"
+        )
     return float(error)
 
 

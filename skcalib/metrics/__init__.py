@@ -32,9 +32,19 @@ from ._scoring_rules import (
     negative_log_likelihood,
     score_decomposition,
 )
+from ._information_criteria import importance_sampling_cross_validation, negative_waic
+from ._members import member_probabilities
+from ._regression_nll import normal_negative_log_likelihood
+from ._scorer import get_scorer, get_scorer_names
 from ._validation import check_classification_input
 
 __all__ = [
+    "get_scorer",
+    "get_scorer_names",
+    "importance_sampling_cross_validation",
+    "member_probabilities",
+    "negative_waic",
+    "normal_negative_log_likelihood",
     "brier_decomposition",
     "brier_score",
     "crps_ensemble",

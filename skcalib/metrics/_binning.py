@@ -23,6 +23,11 @@ the same mass up to one sample (or one sample's weight).  Ties are deterministic
 copies of a value land in the lowest bin whose upper edge equals it, so heavy ties can
 leave later bins empty (reported with count 0).  The outer edges are 0 and 1.  Without
 weights the edges come from one ``np.partition`` (a selection, not a sort).
+
+The different rules of reference systems (uncertainty_metrics' left-closed bins with an
+extra ``[1, inf)`` bin and ``get_adaptive_bins``; TFP's nearest-rank quantile buckets)
+live in the separate compatibility section :mod:`skcalib.metrics._binning_compat`, which
+accumulates into the same :class:`BinStats`.
 """
 
 from __future__ import annotations

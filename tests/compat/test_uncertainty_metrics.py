@@ -124,7 +124,7 @@ def test_compute_all_metrics_tables(labels, probs, table):
     assert ((values >= 0) & (values <= 1)).all()
     np.testing.assert_allclose(values, _expected_32(table), rtol=1e-13, atol=0)
     # every value is also what gce gives for that parameter combination
-    for value, (scheme, mp, cc, thr, norm) in zip(values, um.ALL_METRIC_PARAMETERS):
+    for value, (scheme, mp, cc, thr, norm) in zip(values, um.ALL_METRIC_PARAMETERS, strict=True):
         assert value == um.general_calibration_error(
             labels, probs, scheme, mp, cc, norm, threshold=thr
         )
@@ -324,7 +324,7 @@ def _slow_kernel(values, targets, upper, num_bins, norm):
     index = [sum(1 for u in upper if u <= v) for v in values]  # digitize, right=False
     n_bins = max(num_bins, max(index) + 1)
     count, sum_v, sum_t = [0] * n_bins, [0.0] * n_bins, [0.0] * n_bins
-    for b, v, t in zip(index, values, targets):
+    for b, v, t in zip(index, values, targets, strict=True):
         count[b] += 1
         sum_v[b] += v
         sum_t[b] += t
@@ -372,17 +372,17 @@ def _slow_gce(labels, probs, scheme, max_prob, cc, norm, num_bins=30, threshold=
     if not cc:
         if max_prob:
             pairs = []
-            for r, y in zip(rows, labels):
+            for r, y in zip(rows, labels, strict=True):
                 a = _slow_argmax(r)
                 pairs.append((r[a], 1.0 if y == a else 0.0))
         else:
-            pairs = [(r[j], 1.0 if y == j else 0.0) for r, y in zip(rows, labels)
+            pairs = [(r[j], 1.0 if y == j else 0.0) for r, y in zip(rows, labels, strict=True)
                      for j in range(k)]
         groups = [pairs]
     else:
         groups = []
         for j in range(k):
-            groups.append([(r[j], 1.0 if y == j else 0.0) for r, y in zip(rows, labels)
+            groups.append([(r[j], 1.0 if y == j else 0.0) for r, y in zip(rows, labels, strict=True)
                            if not max_prob or _slow_argmax(r) == j])
     errors = []
     for pairs in groups:
@@ -485,7 +485,8 @@ def test_threshold_normalisation_differs_from_skcalib():
     # one bin per class: per class |sum_t - sum_p| / N_k (UM) or / N (skcalib)
     gaps = [abs(1 - 1.6), abs(1 - 1.2), abs(2 - 1.2)]
     kept = [4, 3, 2]
-    assert um.tace(y, P, 1) == pytest.approx(sum(g / n for g, n in zip(gaps, kept)) / 3)
+    expected = sum(g / n for g, n in zip(gaps, kept, strict=True)) / 3
+    assert um.tace(y, P, 1) == pytest.approx(expected)
     assert skm.thresholded_adaptive_calibration_error(
         y, P, n_bins=1, threshold=0.01
     ) == pytest.approx(sum(gaps) / 4 / 3)
