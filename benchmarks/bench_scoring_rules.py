@@ -25,16 +25,7 @@ from scipy.special import ndtr
 from skcalib.metrics import brier_score, crps_ensemble, crps_normal, negative_log_likelihood
 
 
-def main():
-    compare = "--compare-sklearn" in sys.argv
-    if compare:
-        sys.argv.remove("--compare-sklearn")
-    args = parse_args(__doc__)
-    quick = args.quick
-    repeat = args.repeat or (3 if quick else 7)
-    rng = np.random.default_rng(0)
-
-    # 1. crps_ensemble, 100,000 x 100
+def bench_crps_ensemble(rng, quick, repeat):
     n, m = (2_000, 100) if quick else (100_000, 100)
     S = rng.standard_normal((n, m))
     y = rng.standard_normal(n)
@@ -46,9 +37,9 @@ def main():
     report(f"crps_ensemble {n}x{m} float32 (floor: sort float32)",
            lambda: crps_ensemble(y, S32), lambda: np.sort(S32, axis=1), S32.nbytes,
            repeat)
-    del S, S32
 
-    # 2. crps_normal, 10,000,000
+
+def bench_crps_normal(rng, quick, repeat):
     n = 100_000 if quick else 10_000_000
     y = rng.standard_normal(n)
     mu = rng.standard_normal(n) * 0.1
@@ -59,9 +50,9 @@ def main():
     report(f"crps_normal n={n} aggregate=False",
            lambda: crps_normal(y, mu, sd, aggregate=False),
            lambda: ndtr(z), y.nbytes, repeat)
-    del y, mu, sd, z
 
-    # 3. multiclass Brier, 1,000,000 x 10
+
+def bench_brier(rng, quick, repeat, compare):
     n, k = (20_000, 10) if quick else (1_000_000, 10)
     P = rng.dirichlet(np.ones(k), size=n)
     y = rng.integers(0, k, n)
@@ -83,6 +74,19 @@ def main():
         for name, f in [("sklearn brier_score_loss", lambda: brier_score_loss(y, P)),
                         ("sklearn log_loss", lambda: log_loss(y, P))]:
             print(f"{name:<58s} ratio {median_time(f, 3) / t_floor:5.2f}x")
+
+
+def main():
+    compare = "--compare-sklearn" in sys.argv
+    if compare:
+        sys.argv.remove("--compare-sklearn")
+    args = parse_args(__doc__)
+    quick = args.quick
+    repeat = args.repeat or (3 if quick else 7)
+    rng = np.random.default_rng(0)
+    bench_crps_ensemble(rng, quick, repeat)
+    bench_crps_normal(rng, quick, repeat)
+    bench_brier(rng, quick, repeat, compare)
 
 
 if __name__ == "__main__":

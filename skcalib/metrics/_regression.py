@@ -193,9 +193,32 @@ def _crps_normal_kernel(y, mu, sd, sw, aggregate):
             else:
                 np.multiply(e, _SQRT2, out=out[start:stop])
                 total += float(e.sum())
-    if not math.isfinite(total):
+    mean = total / (n if sw is None else float(sw.sum())) * _SQRT2
+    if not math.isfinite(mean):
         _check_all_finite((y, "y_true"), (mu, "y_mean"), (sd, "y_std"))
-    return total * _SQRT2, out
+        # finite inputs but an overflow (e.g. a subnormal y_std): rare, slow path
+        return _crps_normal_robust(y, mu, sd, sw, aggregate)
+    return (mean, None) if aggregate else (None, out)
+
+
+def _crps_normal_robust(y, mu, sd, sw, aggregate):
+    """Per-sample CRPS guarding against overflow of ``z = (y - mu) / sd``.
+
+    Where ``z`` overflows, ``|z|`` is so large that ``CRPS = |y - mu| - sd / sqrt(pi)``
+    to double precision (the remaining terms are ``O(sd exp(-z^2/2) / z^2)``).
+    """
+    with np.errstate(all="ignore"):
+        diff = np.subtract(y, mu, dtype=np.float64)
+        sdb = np.broadcast_to(sd, diff.shape).astype(np.float64)
+        z = diff / sdb
+        out = sdb * (z * (2.0 * ndtr(z) - 1.0) + 2.0 * _INV_SQRT_2PI * np.exp(-0.5 * z * z)
+                     - _INV_SQRT_PI)
+        bad = ~np.isfinite(out)
+        out[bad] = np.abs(diff[bad]) - sdb[bad] * _INV_SQRT_PI
+        if not aggregate:
+            return None, out
+        wn = np.full(out.shape, 1.0 / out.shape[0]) if sw is None else sw / sw.sum()
+        return float(np.dot(out, wn)), None
 
 
 @validate_params(
@@ -259,8 +282,8 @@ def crps_normal(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
     mu = _check_real_array(y_mean, "y_mean", n=n, allow_scalar=True)
     sd = _check_real_array(y_std, "y_std", n=n, allow_scalar=True)
     sw = check_sample_weight(sample_weight, n)
-    total, out = _crps_normal_kernel(y, mu, sd, sw, aggregate)
-    return _finish(total, out, sw, n, aggregate)
+    mean, out = _crps_normal_kernel(y, mu, sd, sw, aggregate)
+    return float(mean) if aggregate else out
 
 
 # --------------------------------------------------------------------------------------

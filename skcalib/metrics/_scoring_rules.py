@@ -338,9 +338,10 @@ def _decomposition_exact(F, Y, sw, W):
     F_g = F[rep].astype(np.float64)
     # observed frequency vectors
     hit = Y >= 0
+    # (float64 even when no sample has an event: bincount of nothing is int64)
     O_sum = np.bincount(
         inv[hit] * d + Y[hit], weights=w[hit], minlength=G * d
-    ).reshape(G, d)
+    ).astype(np.float64, copy=False).reshape(G, d)
     clim = O_sum.sum(axis=0) / W
     keep = n_g > 0
     O_g = np.zeros_like(O_sum)

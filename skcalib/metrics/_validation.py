@@ -212,7 +212,14 @@ def _unique_labels(y, min_max=None):
         if span <= 1:
             return np.array([mn] if span == 0 else [mn, mx], dtype=y.dtype)
         if span < 1 << 16:
-            present = np.bincount((y - y.dtype.type(mn)).astype(np.intp), minlength=span + 1)
+            # chunked bincount of y - min: O(chunk) extra memory, not O(n)
+            present = np.zeros(span + 1, dtype=np.intp)
+            step = max(1, CHUNK_BYTES // 8)
+            for start in range(0, y.shape[0], step):
+                c = y[start:start + step].astype(np.intp)
+                if mn:
+                    c -= mn
+                present += np.bincount(c, minlength=span + 1)
             return (np.flatnonzero(present) + mn).astype(y.dtype)
     try:
         return np.unique(y)
