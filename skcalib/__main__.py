@@ -8,6 +8,7 @@ Python: ``main(["report", "--demo"])``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 __all__ = ["main"]
@@ -42,7 +43,14 @@ def main(argv=None):
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # the output was piped into a program that stopped reading (``| head``): stop
+        # quietly, as Python's documentation of SIGPIPE recommends
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover - exercised through subprocess tests

@@ -137,12 +137,11 @@ class CalibrationReport:
     def to_dict(self):
         """A JSON-serialisable dict: settings, metric rows and reliability curves.
 
-        NaN (the mean of an empty bin) becomes None.
+        NaN (the mean of an empty bin) and infinite values become None.
         """
 
         def clean(a):
-            return [None if (isinstance(v, float) and math.isnan(v)) else v
-                    for v in np.asarray(a, dtype=float).tolist()]
+            return [_finite_or_none(v) for v in np.asarray(a, dtype=float).tolist()]
 
         return {
             "title": self.title,
@@ -153,8 +152,7 @@ class CalibrationReport:
                 for c in self.columns
             ],
             "rows": [
-                {k: (None if isinstance(v, float) and math.isnan(v) else v)
-                 for k, v in row.items()}
+                {k: _finite_or_none(v) for k, v in row.items()}
                 for row in self.rows()
             ],
             "classes": {m: np.asarray(self.classes[m]).tolist() for m in self.models},
@@ -277,6 +275,13 @@ class CalibrationReport:
                      f" ({self.n_bins} bins)")
         ax.legend(loc="best", fontsize="small")
         return ax
+
+
+def _finite_or_none(v):
+    """NaN and infinities (not representable in JSON) become None."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
 
 
 def _py(v):

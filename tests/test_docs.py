@@ -1,0 +1,152 @@
+"""The documentation sources under doc/ stay complete and correct.
+
+Sphinx is not a dependency, so the pages are not built here; instead:
+
+* doc/conf.py runs and enables autodoc, autosummary, mathjax and numpydoc or napoleon;
+* every public name (``__all__``) of skcalib.metrics, skcalib.compat.uncertainty_metrics
+  and skcalib.report is listed in doc/api.rst, and every listed name exists;
+* every page is reachable from a toctree of doc/index.rst;
+* the pages parse as reStructuredText (docutils, with Sphinx's directives and roles
+  stubbed; skipped when docutils is not installed);
+* the ``>>>`` examples of every page run, with the doctest flags of the package's
+  docstrings (a pytest subprocess with --doctest-glob).
+"""
+
+import importlib
+import io
+import pathlib
+import re
+import runpy
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DOC = ROOT / "doc"
+PAGES = sorted(DOC.glob("*.rst"))
+API_MODULES = ["skcalib.metrics", "skcalib.compat.uncertainty_metrics", "skcalib.report"]
+
+
+def test_conf_py_runs_and_configures_extensions():
+    conf = runpy.run_path(str(DOC / "conf.py"))
+    ext = conf["extensions"]
+    for name in ("sphinx.ext.autodoc", "sphinx.ext.autosummary", "sphinx.ext.mathjax"):
+        assert name in ext
+    assert "numpydoc" in ext or "sphinx.ext.napoleon" in ext
+    assert conf["autosummary_generate"] is True
+    import skcalib
+
+    assert conf["release"] == skcalib.__version__
+
+
+def _api_entries():
+    """{module: [names]} listed under autosummary directives of doc/api.rst."""
+    entries = {}
+    module = None
+    in_summary = False
+    for line in (DOC / "api.rst").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\.\. currentmodule:: (\S+)", line)
+        if m:
+            module = m.group(1)
+            continue
+        if line.startswith(".. autosummary::"):
+            in_summary = True
+            continue
+        if in_summary:
+            if line.strip() == "" or line.strip().startswith(":"):
+                continue
+            if line.startswith("   "):
+                entries.setdefault(module, []).append(line.strip())
+                continue
+            in_summary = False
+    return entries
+
+
+def test_api_reference_lists_every_public_name():
+    entries = _api_entries()
+    for modname in API_MODULES:
+        mod = importlib.import_module(modname)
+        listed = entries.get(modname, [])
+        missing = sorted(set(mod.__all__) - set(listed))
+        assert not missing, f"doc/api.rst does not list {modname}: {missing}"
+        for name in listed:
+            assert hasattr(mod, name), f"doc/api.rst lists {modname}.{name}, which does not exist"
+        assert len(listed) == len(set(listed)), f"duplicates in the {modname} listing"
+
+
+def test_every_page_is_in_a_toctree():
+    text = (DOC / "index.rst").read_text(encoding="utf-8")
+    entries = set()
+    for block in re.findall(r"\.\. toctree::\n((?:[ \t]+.*\n|\n)+)", text):
+        for line in block.splitlines():
+            line = line.strip()
+            if line and not line.startswith(":"):
+                entries.add(line)
+    pages = {p.stem for p in PAGES} - {"index"}
+    assert pages - entries == set(), "pages missing from the toctrees of doc/index.rst"
+    assert {"calibration", "report", "api", "changelog"} <= entries
+
+
+SPHINX_DIRECTIVES = [
+    "toctree", "autosummary", "currentmodule", "automodule", "autofunction", "autoclass",
+    "automethod", "autodata", "autoattribute", "module", "versionadded", "versionchanged",
+    "deprecated", "seealso", "plot", "literalinclude", "code-block", "sourcecode",
+    "doctest", "testcode", "testoutput", "only", "glossary", "index", "program", "option",
+    "highlight", "py:function", "py:class", "function", "class", "data", "tab-set",
+]
+SPHINX_ROLES = [
+    "func", "class", "mod", "meth", "attr", "ref", "doc", "obj", "data", "exc", "term",
+    "py:func", "py:class", "py:mod", "py:meth", "py:obj", "program", "option", "envvar",
+    "file", "command", "kbd", "samp", "numref", "any", "eq",
+]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_page_is_valid_restructuredtext(page):
+    pytest.importorskip("docutils")
+    import docutils.core
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives, roles
+
+    class AnyOptions(dict):
+        def __contains__(self, key):
+            return True
+
+        def __getitem__(self, key):
+            return directives.unchanged
+
+    class Stub(Directive):
+        has_content = True
+        optional_arguments = 20
+        final_argument_whitespace = True
+        option_spec = AnyOptions()
+
+        def run(self):
+            return []
+
+    def stub_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        return [nodes.literal(rawtext, text)], []
+
+    for name in SPHINX_DIRECTIVES:
+        directives.register_directive(name, Stub)
+    for name in SPHINX_ROLES:
+        roles.register_local_role(name, stub_role)
+    messages = io.StringIO()
+    docutils.core.publish_doctree(
+        page.read_text(encoding="utf-8"), source_path=str(page),
+        settings_overrides={"warning_stream": messages, "report_level": 2,
+                            "halt_level": 5, "file_insertion_enabled": False},
+    )
+    assert messages.getvalue() == "", messages.getvalue()
+
+
+def test_doc_pages_doctests():
+    if not any(">>>" in p.read_text(encoding="utf-8") for p in PAGES):
+        pytest.skip("no doctests in doc/")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+         "--doctest-glob=*.rst", *[str(p) for p in PAGES]],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-2000:]
