@@ -9,6 +9,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ._binning import BinStats, check_bin_edges, compute_bin_stats, quantile_bin_edges  # noqa: F401
+from ._guard import scorer_misuse_guard
 from ._validation import check_classification_input
 
 __all__ = [
@@ -76,6 +77,7 @@ def _prepare_bins(bins):
     return None if bins is None else check_bin_edges(bins)
 
 
+@scorer_misuse_guard
 @validate_params(
     {
         **_COMMON_CONSTRAINTS,
@@ -290,7 +292,9 @@ def _named(name, summary, formula, example, *, strategy, multiclass, norm, thres
         + example
     )
     metric.__module__ = __name__
-    return validate_params(constraints, prefer_skip_nested_validation=True)(metric)
+    return scorer_misuse_guard(
+        validate_params(constraints, prefer_skip_nested_validation=True)(metric)
+    )
 
 
 expected_calibration_error = _named(
@@ -409,17 +413,18 @@ pos_label
 
     Returns
     -------
-    Bunch with
-        prob_true : ndarray of shape (n_bins,) or (n_classes, n_bins)
-            Weighted mean outcome per bin (observed frequency, or accuracy for
-            top-label); NaN for empty bins.
-        prob_pred : ndarray, same shape
-            Weighted mean predicted probability per bin; NaN for empty bins.
-        bin_count : ndarray, same shape
-            Total sample weight per bin (the number of samples without weights).
-        bin_edges : ndarray of shape (n_bins + 1,) or (n_classes, n_bins + 1)
-        bin_stats : BinStats
-            The underlying sufficient statistics.
+    curve : sklearn.utils.Bunch
+        With the attributes:
+
+        - ``prob_true``: ndarray of shape (n_bins,) or (n_classes, n_bins), the weighted
+          mean outcome per bin (observed frequency, or accuracy for top-label); NaN for
+          empty bins.
+        - ``prob_pred``: ndarray of the same shape, the weighted mean predicted
+          probability per bin; NaN for empty bins.
+        - ``bin_count``: ndarray of the same shape, the total sample weight per bin (the
+          number of samples without weights).
+        - ``bin_edges``: ndarray of shape (n_bins + 1,) or (n_classes, n_bins + 1).
+        - ``bin_stats``: the underlying :class:`BinStats` sufficient statistics.
 
     The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
     Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with

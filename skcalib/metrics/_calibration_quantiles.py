@@ -115,19 +115,19 @@ def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20,
 
     Returns
     -------
-    Bunch with
-        ece : float
-        bin_accuracy : ndarray of shape (n_bins,)
-            Fraction of hits per bucket (0 for empty buckets).
-        bin_confidence : ndarray of shape (n_bins,)
-            Mean predicted probability per bucket, computed as TFP does with a
-            log-sum-exp (0 for empty buckets).
-        bin_count : ndarray of shape (n_bins,)
-            Number of samples per bucket (float, as TFP).
-        bin_edges_log : ndarray of shape (n_bins + 1,)
-            The bucket edges, as log probabilities.
-        bin : ndarray of shape (n_samples,)
-            Bucket of each sample.
+    result : sklearn.utils.Bunch
+        With the attributes:
+
+        - ``ece``: float.
+        - ``bin_accuracy``: ndarray of shape (n_bins,), the fraction of hits per bucket
+          (0 for empty buckets).
+        - ``bin_confidence``: ndarray of shape (n_bins,), the mean predicted probability
+          per bucket, computed as TFP does with a log-sum-exp (0 for empty buckets).
+        - ``bin_count``: ndarray of shape (n_bins,), the number of samples per bucket
+          (float, as TFP).
+        - ``bin_edges_log``: ndarray of shape (n_bins + 1,), the bucket edges as log
+          probabilities.
+        - ``bin``: ndarray of shape (n_samples,), the bucket of each sample.
 
     Notes
     -----
