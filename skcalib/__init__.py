@@ -6,6 +6,29 @@ cannot.  ``import skcalib`` never imports matplotlib.
 
 from . import metrics
 
+
+def _register_scorers():
+    # Makes scoring="ece" (and every name of skcalib.metrics.get_scorer_names()) work in
+    # scikit-learn; skipped with SKCALIB_REGISTER_SCORERS=0.  Never breaks the import.
+    try:
+        from .utils._sklearn_compat import register_scorers, scorer_registration_enabled
+
+        if scorer_registration_enabled():
+            register_scorers()
+    except Exception as exc:  # pragma: no cover - register_scorers itself never raises
+        import warnings
+
+        warnings.warn(
+            f"skcalib could not register its scorer names with scikit-learn ({exc}); pass "
+            "skcalib.metrics.get_scorer(name) as scoring instead of the name",
+            UserWarning,
+            stacklevel=2,
+        )
+
+
+_register_scorers()
+del _register_scorers
+
 __version__ = "0.1.0.dev0"
 
 __all__ = ["metrics", "__version__"]

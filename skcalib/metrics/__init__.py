@@ -17,6 +17,8 @@ from ._calibration import (
     thresholded_adaptive_calibration_error,
 )
 from ._calibration_quantiles import expected_calibration_error_quantiles
+from ._information_criteria import importance_sampling_cross_validation, negative_waic
+from ._members import member_probabilities
 from ._regression import (
     crps_ensemble,
     crps_normal,
@@ -26,16 +28,14 @@ from ._regression import (
     pit_normal,
     quantile_score,
 )
+from ._regression_nll import normal_negative_log_likelihood
+from ._scorer import get_scorer, get_scorer_names
 from ._scoring_rules import (
     brier_decomposition,
     brier_score,
     negative_log_likelihood,
     score_decomposition,
 )
-from ._information_criteria import importance_sampling_cross_validation, negative_waic
-from ._members import member_probabilities
-from ._regression_nll import normal_negative_log_likelihood
-from ._scorer import get_scorer, get_scorer_names
 from ._validation import check_classification_input
 
 __all__ = [

@@ -82,6 +82,20 @@ def _to_columns(proba, member_classes, n_classes, name):
     return out
 
 
+def check_member_ensemble(ensemble, context=None):
+    """Raise a ValueError unless ``ensemble`` (or a Pipeline's last step) has members
+    that :func:`member_probabilities` supports; return the ensemble's classes."""
+    est = ensemble
+    while hasattr(est, "steps") and hasattr(est, "named_steps"):  # Pipeline
+        est = est.steps[-1][1]
+    try:
+        return _check_ensemble(est)
+    except ValueError as exc:
+        if context is None:
+            raise
+        raise ValueError(f"{context}: {exc}") from None
+
+
 def iter_member_probabilities(ensemble, X):
     """Yield ``(n_samples, n_classes)`` probabilities of each member, in the ensemble's
     ``classes_`` column order.  Returns the ensemble's classes first.

@@ -24,6 +24,7 @@ from scipy.special import erf, ndtr
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 
+from ._guard import scorer_misuse_guard
 from ._validation import _to_numpy, check_sample_weight, iter_row_chunks
 
 __all__ = [
@@ -221,6 +222,7 @@ def _crps_normal_robust(y, mu, sd, sw, aggregate):
         return float(np.dot(out, wn)), None
 
 
+@scorer_misuse_guard
 @validate_params(
     {
         **_REG_CONSTRAINTS,

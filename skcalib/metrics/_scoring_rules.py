@@ -30,6 +30,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ._binning import compute_bin_stats
+from ._guard import scorer_misuse_guard
 from ._validation import check_classification_input, check_proba_chunk, iter_row_chunks
 
 __all__ = [
@@ -143,6 +144,7 @@ def _value_check_needed():
 # --------------------------------------------------------------------------------------
 
 
+@scorer_misuse_guard
 @validate_params(_COMMON_CONSTRAINTS, prefer_skip_nested_validation=True)
 def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=None):
     r"""Brier score: mean squared distance between predicted probabilities and outcomes.
@@ -223,6 +225,7 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
 # --------------------------------------------------------------------------------------
 
 
+@scorer_misuse_guard
 @validate_params(
     {
         **_COMMON_CONSTRAINTS,

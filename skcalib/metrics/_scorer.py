@@ -1,0 +1,429 @@
+"""scikit-learn scorers for every skcalib metric that compares predictions with outcomes.
+
+``get_scorer(name, **options)`` returns a scorer made with
+:func:`sklearn.metrics.make_scorer`; ``get_scorer_names()`` lists the names.  After
+``import skcalib`` the same names are also valid ``scoring=`` strings everywhere in
+scikit-learn (see :mod:`skcalib.utils._sklearn_compat`, which registers them).
+
+Three kinds of scorer
+---------------------
+* **Probabilistic classification** (``"ece"``, ``"brier"``, ``"nll"``, ...): the metric
+  is called on ``predict_proba`` of the evaluation fold, with ``labels=estimator.classes_``
+  so that a fold that misses a class, string labels and ``pos_label`` all work.  For a
+  binary classifier scikit-learn passes the positive-class column (``pos_label``, default
+  ``classes_[1]``), so ``"ece"`` is the calibration of the positive-class probability
+  (``multiclass="auto"``), as :class:`sklearn.calibration.CalibrationDisplay`.
+* **Ensembles** (``"iscv"``, ``"waic"``): the members of a fitted bagging ensemble,
+  forest or soft-voting ensemble are evaluated on the fold and the information criterion
+  is computed from their log-likelihood matrix (member probabilities clipped to
+  ``[eps, 1]``, ``eps`` the float64 machine epsilon).
+* **Normal regression forecasts** (``"crps"``, ``"gaussian_nll"``): the metric is called
+  on ``predict(X, return_std=True)``.
+
+Signs: every scorer is "greater is better", as every scikit-learn scorer.  Errors and
+losses are negated (``neg_*`` names; the short aliases return the same negated values).
+``"iscv"`` and ``"waic"`` are log predictive densities per sample, already "higher is
+better", and are returned as they are (not negated).
+
+Implementation note: scikit-learn computes the predictions inside the private method
+``_Scorer._score(method_caller, estimator, X, y_true, **kwargs)`` (stable since
+scikit-learn 1.3).  The three scorer classes below subclass the class of
+``make_scorer(...)`` and override that one method, to reach the fitted estimator
+(``classes_``, ensemble members, ``return_std``); everything else (signs, metadata
+routing, ``set_score_request``, caching in multi-metric scoring, ``repr``) is
+scikit-learn's own.  ``skcalib/utils/_sklearn_compat.py`` checks the hook's signature on
+import and warns if a future scikit-learn changes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from sklearn.metrics import get_scorer as _sklearn_get_scorer
+from sklearn.metrics import make_scorer
+
+from ._guard import scorer_misuse_message
+from ._members import check_member_ensemble, member_log_likelihood
+
+__all__ = ["get_scorer", "get_scorer_names"]
+
+
+# --------------------------------------------------------------------------------------
+# the names
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Spec:
+    name: str  # scikit-learn style name ("neg_" + metric name for losses)
+    alias: str | None  # short alias, same values
+    metric: str  # the public function of skcalib.metrics behind the scorer
+    kind: str  # "proba", "ensemble" or "regression"
+    greater_is_better: bool = False
+    score_func: str | None = None  # a wrapper in this module (ensemble, regression)
+
+
+_SPECS = (
+    # calibration-error family (skcalib.metrics._calibration)
+    _Spec("neg_expected_calibration_error", "ece", "expected_calibration_error", "proba"),
+    _Spec("neg_max_calibration_error", "mce", "max_calibration_error", "proba"),
+    _Spec("neg_root_mean_squared_calibration_error", "rmsce",
+          "root_mean_squared_calibration_error", "proba"),
+    _Spec("neg_static_calibration_error", "sce", "static_calibration_error", "proba"),
+    _Spec("neg_adaptive_calibration_error", "ace", "adaptive_calibration_error", "proba"),
+    _Spec("neg_thresholded_adaptive_calibration_error", "tace",
+          "thresholded_adaptive_calibration_error", "proba"),
+    _Spec("neg_general_calibration_error", "gce", "general_calibration_error", "proba"),
+    _Spec("neg_semiparametric_calibration_error", "spce", "semiparametric_calibration_error",
+          "proba"),
+    # proper scoring rules
+    _Spec("neg_brier_score", "brier", "brier_score", "proba"),
+    _Spec("neg_negative_log_likelihood", "nll", "negative_log_likelihood", "proba"),
+    # ensembles: log predictive densities, higher is better, not negated
+    _Spec("importance_sampling_cross_validation", "iscv",
+          "importance_sampling_cross_validation", "ensemble", True, "iscv_of_members"),
+    _Spec("negative_waic", "waic", "negative_waic", "ensemble", True, "waic_of_members"),
+    # Normal regression forecasts
+    _Spec("neg_crps_normal", "crps", "crps_normal", "regression", False, "crps_of_normal_forecast"),
+    _Spec("neg_normal_negative_log_likelihood", "gaussian_nll",
+          "normal_negative_log_likelihood", "regression", False, "nll_of_normal_forecast"),
+)
+
+_BY_NAME = {n: s for s in _SPECS for n in (s.name, s.alias) if n is not None}
+
+# arguments that are data, never options of a scorer
+_DATA_ARGS = frozenset(
+    {"y_true", "y_proba", "y_pred", "y_proba_members", "y_mean", "y_std", "sample_weight"}
+)
+
+
+def _metrics_module():
+    # skcalib.metrics is fully imported by the time a scorer is requested
+    return importlib.import_module(__package__)
+
+
+def _metric_function(spec):
+    return getattr(_metrics_module(), spec.metric, None)
+
+
+def _available_specs():
+    return [s for s in _SPECS if _metric_function(s) is not None]
+
+
+def get_scorer_names():
+    """Names of all skcalib scorers.
+
+    Each name works with :func:`get_scorer` and, after ``import skcalib``, as a
+    ``scoring=`` string in scikit-learn, except ``"neg_brier_score"``: scikit-learn
+    defines that name itself and skcalib never overrides it (use ``"brier"``).
+
+    Returns
+    -------
+    list of str
+        Sorted names: the scikit-learn style ``neg_*`` names and the short aliases
+        (``"ece"``, ``"mce"``, ``"rmsce"``, ``"sce"``, ``"ace"``, ``"tace"``,
+        ``"brier"``, ``"nll"``, ``"iscv"``, ``"waic"``, ``"crps"``, ...).
+
+    Examples
+    --------
+    >>> from skcalib.metrics import get_scorer_names
+    >>> "ece" in get_scorer_names()
+    True
+    """
+    return sorted(n for s in _available_specs() for n in (s.name, s.alias) if n)
+
+
+def scorer_names_for_metric(metric_name):
+    """``[name, alias]`` of the scorer of the metric called ``metric_name`` (or [])."""
+    for s in _SPECS:
+        if s.metric == metric_name:
+            return [n for n in (s.name, s.alias) if n]
+    return []
+
+
+# --------------------------------------------------------------------------------------
+# score functions of the ensemble and regression scorers
+# --------------------------------------------------------------------------------------
+
+
+class _FittedMembers(NamedTuple):
+    """What the ensemble scorers pass as ``y_pred``: the fitted ensemble and the fold."""
+
+    estimator: object
+    X: object
+
+
+def _log_lik(y_true, y_pred, labels):
+    if isinstance(y_pred, _FittedMembers):
+        return member_log_likelihood(y_true, y_pred.estimator, y_pred.X, labels=labels)
+    return member_log_likelihood(y_true, y_pred, labels=labels)
+
+
+def iscv_of_members(y_true, y_pred, *, labels=None, sample_weight=None):
+    """ISCV of an ensemble from its members' probabilities of the true labels.
+
+    ``y_pred``: the fitted ensemble and the fold (what the scorer passes), or member
+    probabilities of shape (n_members, n_samples, n_classes).
+    """
+    from ._information_criteria import importance_sampling_cross_validation
+
+    log_lik = _log_lik(y_true, y_pred, labels)
+    return importance_sampling_cross_validation(log_lik, sample_weight=sample_weight).value
+
+
+def waic_of_members(y_true, y_pred, *, waic_type="waic1", labels=None, sample_weight=None):
+    """nWAIC of an ensemble from its members' probabilities of the true labels."""
+    from ._information_criteria import negative_waic
+
+    log_lik = _log_lik(y_true, y_pred, labels)
+    return negative_waic(log_lik, waic_type=waic_type, sample_weight=sample_weight).value
+
+
+def crps_of_normal_forecast(y_true, y_pred, *, sample_weight=None):
+    """CRPS of the Normal forecasts ``y_pred = (mean, std)``."""
+    mean, std = y_pred
+    return _metrics_module().crps_normal(y_true, mean, std, sample_weight=sample_weight)
+
+
+def nll_of_normal_forecast(y_true, y_pred, *, sample_weight=None):
+    """Gaussian negative log-likelihood of the forecasts ``y_pred = (mean, std)``."""
+    mean, std = y_pred
+    return _metrics_module().normal_negative_log_likelihood(
+        y_true, mean, std, sample_weight=sample_weight
+    )
+
+
+# --------------------------------------------------------------------------------------
+# scorer classes
+# --------------------------------------------------------------------------------------
+
+
+def _probe(y_true, y_pred):  # pragma: no cover - never called
+    return 0.0
+
+
+#: The class of the objects ``make_scorer`` returns (``sklearn.metrics._scorer._Scorer``).
+_SklearnScorer = type(make_scorer(_probe))
+
+
+@functools.cache
+def _accepts(func, param):
+    try:
+        return param in inspect.signature(func).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        return False
+
+
+class _ProbaScorer(_SklearnScorer):
+    """``make_scorer(metric, response_method="predict_proba")`` that also passes
+    ``labels=estimator.classes_`` to the metric (unless the user fixed ``labels``)."""
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        if (
+            "labels" not in self._kwargs
+            and "labels" not in kwargs
+            and _accepts(self._score_func, "labels")
+        ):
+            classes = getattr(estimator, "classes_", None)
+            if classes is not None and np.ndim(classes) == 1:
+                kwargs["labels"] = np.asarray(classes)
+        return super()._score(method_caller, estimator, X, y_true, **kwargs)
+
+
+class _EnsembleScorer(_SklearnScorer):
+    """Scores a fitted ensemble by its members' log-likelihoods on the fold."""
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        check_member_ensemble(
+            estimator,
+            "the ensemble scorers ('iscv', 'waic') score the members of a fitted ensemble "
+            "by their log-likelihoods",
+        )
+        _check_equal_weights(estimator)
+        score_kwargs = {**self._kwargs, **kwargs}
+        return self._sign * self._score_func(
+            y_true, _FittedMembers(estimator, X), **score_kwargs
+        )
+
+
+class _NormalForecastScorer(_SklearnScorer):
+    """Scores a regressor by its Normal forecasts ``predict(X, return_std=True)``."""
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        y_pred = _predict_mean_std(estimator, X, self._score_func)
+        score_kwargs = {**self._kwargs, **kwargs}
+        return self._sign * self._score_func(y_true, y_pred, **score_kwargs)
+
+
+def _check_equal_weights(estimator):
+    est = estimator
+    while hasattr(est, "steps"):  # Pipeline
+        est = est.steps[-1][1]
+    weights = getattr(est, "weights", None) if hasattr(est, "voting") else None
+    if weights is not None and len(set(np.asarray(weights, dtype=float).tolist())) > 1:
+        raise ValueError(
+            "the ensemble scorers ('iscv', 'waic') treat the members as equally weighted "
+            f"posterior draws; {type(est).__name__}(weights={list(weights)!r}) is not "
+            "supported"
+        )
+
+
+def _predict_mean_std(estimator, X, score_func):
+    name = type(estimator).__name__
+    what = {crps_of_normal_forecast: "'crps'", nll_of_normal_forecast: "'gaussian_nll'"}.get(
+        score_func, "this scorer"
+    )
+    msg = (
+        f"scoring={what} needs a regressor whose predict(X, return_std=True) returns the "
+        "mean and standard deviation of a Normal predictive distribution (e.g. "
+        "GaussianProcessRegressor, BayesianRidge, ARDRegression)"
+    )
+    try:
+        out = estimator.predict(X, return_std=True)
+    except TypeError as exc:
+        if "return_std" not in str(exc):
+            raise
+        raise ValueError(f"{msg}; {name}.predict does not accept return_std") from exc
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise ValueError(f"{msg}; {name}.predict(X, return_std=True) returned {type(out)}")
+    return out
+
+
+_KINDS = {
+    "proba": (_ProbaScorer, "predict_proba"),
+    "ensemble": (_EnsembleScorer, "predict_proba"),
+    "regression": (_NormalForecastScorer, "predict"),
+}
+
+
+def _option_names(score_func):
+    params = inspect.signature(score_func).parameters.values()
+    return sorted(
+        p.name for p in params
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in _DATA_ARGS
+    )
+
+
+def _check_options(name, spec, metric, score_func, options):
+    allowed = _option_names(score_func)
+    if spec.kind == "ensemble":  # the columns are the ensemble's classes_
+        allowed = [a for a in allowed if a != "labels"]
+    unknown = sorted(set(options) - set(allowed))
+    if "sample_weight" in unknown:
+        raise ValueError(
+            f"sample_weight is data, not an option of the {name!r} scorer: pass it at "
+            "scoring time, e.g. with metadata routing "
+            "(get_scorer(...).set_score_request(sample_weight=True))"
+        )
+    if unknown:
+        raise ValueError(
+            f"the {name!r} scorer ({spec.metric}) does not accept the option(s) "
+            f"{', '.join(unknown)}; valid options: {', '.join(allowed) or 'none'}"
+        )
+    # validate the values now rather than in every fold of a search
+    constraints = getattr(metric, "_skl_parameter_constraints", None)
+    if constraints and options:
+        from sklearn.utils._param_validation import validate_parameter_constraints
+
+        validate_parameter_constraints(
+            {k: constraints[k] for k in options if k in constraints},
+            {k: v for k, v in options.items() if k in constraints},
+            caller_name=spec.metric,
+        )
+
+
+def _build(name, spec, options):
+    metric = _metric_function(spec)
+    score_func = metric if spec.score_func is None else globals()[spec.score_func]
+    _check_options(name, spec, metric, score_func, options)
+    cls, response_method = _KINDS[spec.kind]
+    scorer = make_scorer(
+        score_func,
+        response_method=response_method,
+        greater_is_better=spec.greater_is_better,
+        **options,
+    )
+    scorer.__class__ = cls  # same state; only _score differs
+    return scorer
+
+
+def _is_skcalib_metric(obj):
+    if getattr(obj, "_skcalib_scorer_guard", False):
+        return True
+    module = getattr(obj, "__module__", None) or ""
+    return module.startswith("skcalib.metrics") and bool(
+        scorer_names_for_metric(getattr(obj, "__name__", ""))
+    )
+
+
+def get_scorer(scoring, **options):
+    """A scikit-learn scorer from a skcalib (or scikit-learn) scorer name.
+
+    Parameters
+    ----------
+    scoring : str, callable or None
+        A name from :func:`get_scorer_names` (e.g. ``"ece"``,
+        ``"neg_expected_calibration_error"``, ``"brier"``, ``"iscv"``, ``"crps"``), or
+        any scikit-learn scorer name (returned by :func:`sklearn.metrics.get_scorer`).
+        A scorer (callable) is returned as it is and None gives None, as in
+        scikit-learn.  A skcalib metric function raises a ValueError saying which name
+        to pass instead.
+    **options
+        Options of the metric, fixed for every call of the scorer, e.g.
+        ``get_scorer("ece", n_bins=20)``, ``get_scorer("ece", pos_label="yes")``,
+        ``get_scorer("waic", waic_type="waic2")``, ``get_scorer("sce", labels=[...])``.
+        Unknown options raise a ValueError listing the valid ones; the values are
+        validated here, not at scoring time.  ``sample_weight`` is data: route it with
+        ``scorer.set_score_request(sample_weight=True)``.
+
+    Returns
+    -------
+    scorer : callable
+        A new scorer made with :func:`sklearn.metrics.make_scorer` (every call returns an
+        independent object), called as ``scorer(estimator, X, y)``; greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from skcalib.metrics import get_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scorer = get_scorer("ece", n_bins=10)
+    >>> scorer
+    make_scorer(expected_calibration_error, greater_is_better=False,
+                response_method='predict_proba', n_bins=10)
+    >>> scores = cross_val_score(GaussianNB(), X, y, scoring=scorer)
+    >>> bool(-0.2 < scores.mean() <= 0)
+    True
+    """
+    if scoring is None or (callable(scoring) and not isinstance(scoring, str)):
+        if callable(scoring) and _is_skcalib_metric(scoring):
+            raise ValueError(scorer_misuse_message(scoring.__name__))
+        if options:
+            raise ValueError("options can only be given with a scorer name")
+        return scoring
+    if not isinstance(scoring, str):
+        raise TypeError(f"scoring must be a str, a callable or None, got {type(scoring)}")
+    spec = _BY_NAME.get(scoring)
+    if spec is not None and _metric_function(spec) is not None:
+        return _build(scoring, spec, options)
+    try:
+        scorer = _sklearn_get_scorer(scoring)
+    except ValueError:
+        raise ValueError(
+            f"{scoring!r} is not a valid scoring value. skcalib names: "
+            f"{', '.join(get_scorer_names())}; scikit-learn names: "
+            "sklearn.metrics.get_scorer_names()"
+        ) from None
+    if options:
+        raise ValueError(
+            f"{scoring!r} is a scikit-learn scorer; options can only be given to skcalib "
+            "scorers (use sklearn.metrics.make_scorer)"
+        )
+    return scorer

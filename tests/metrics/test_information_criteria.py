@@ -1,0 +1,192 @@
+"""WAIC and ISCV: golden values, a slow loop implementation, weights, errors."""
+
+import math
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.linear_model import LogisticRegression
+
+from skcalib.metrics import importance_sampling_cross_validation, negative_waic
+
+# reference catalog §8.5 (uncertainty_metrics, derived example, M = 3)
+LOGP = np.log(np.array([[0.5, 0.25, 0.4], [0.1, 0.3, 0.2], [0.9, 0.6, 0.8]]))
+
+
+def test_golden_values_catalog_8_5():
+    # waic1 with the documented 1/(M-1) variance (the library's 1/M gives -1.0507...)
+    assert negative_waic(LOGP).value == pytest.approx(-1.103774317638418, abs=1e-14)
+    assert negative_waic(LOGP, waic_type="waic2").value == pytest.approx(
+        -1.04446014163467, abs=1e-14
+    )
+    assert importance_sampling_cross_validation(LOGP).value == pytest.approx(
+        -1.0487216660069223, abs=1e-14
+    )
+
+
+def test_waic1_library_variance_relation():
+    # the library's waic1 (population variance) is -1.050737481143396; ours differs by
+    # exactly mean_i Var_i * (1/(M-1) - 1/M) * M  (catalog §8.4/§14.4)
+    M = LOGP.shape[1]
+    var0 = LOGP.var(axis=1)
+    ours = negative_waic(LOGP).value
+    assert ours == pytest.approx(-1.050737481143396 - np.mean(var0) / (M - 1), abs=1e-14)
+
+
+def _slow(L, kind, w=None):
+    """Obviously-correct loops with math.log/math.exp."""
+    n, M = len(L), len(L[0])
+    t = []
+    for i in range(n):
+        row = [float(v) for v in L[i]]
+        lppd = math.log(sum(math.exp(v) for v in row) / M)
+        mean = sum(row) / M
+        if kind == "waic1":
+            var = sum((v - mean) ** 2 for v in row) / (M - 1)
+            t.append(lppd - var)
+        elif kind == "waic2":
+            t.append(2 * mean - lppd)
+        else:
+            t.append(-math.log(sum(math.exp(-v) for v in row) / M))
+    w = [1.0] * n if w is None else [float(v) for v in w]
+    W = sum(w)
+    value = sum(wi * ti for wi, ti in zip(w, t, strict=True)) / W
+    var = sum(wi * (ti - value) ** 2 for wi, ti in zip(w, t, strict=True)) / (W - 1)
+    return value, math.sqrt(var / W), t
+
+
+def _compute(L, kind, w=None):
+    if kind == "iscv":
+        return importance_sampling_cross_validation(L, sample_weight=w)
+    return negative_waic(L, waic_type=kind, sample_weight=w)
+
+
+@pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])
+@pytest.mark.parametrize("seed", range(4))
+def test_agrees_with_slow_loops(kind, seed):
+    rng = np.random.RandomState(seed)
+    n, M = rng.randint(2, 40), rng.randint(2, 12)
+    L = np.log(rng.dirichlet(np.ones(3), size=(n, M))[..., 0])
+    res = _compute(L, kind)
+    value, sem, t = _slow(L, kind)
+    assert res.value == pytest.approx(value, rel=1e-12, abs=1e-12)
+    assert res.sem == pytest.approx(sem, rel=1e-10)
+    assert_allclose(res.pointwise, t, rtol=1e-12, atol=1e-12)
+    w = rng.randint(0, 4, n).astype(float)
+    w[0] = 2.0
+    res_w = _compute(L, kind, w)
+    value_w, sem_w, _ = _slow(L, kind, w)
+    assert res_w.value == pytest.approx(value_w, rel=1e-12, abs=1e-12)
+    assert res_w.sem == pytest.approx(sem_w, rel=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])
+def test_sample_weight_is_repetition_and_zero_is_removal(kind):
+    rng = np.random.RandomState(0)
+    L = rng.normal(-1, 0.5, size=(12, 5))
+    w = rng.randint(0, 4, 12)
+    w[:2] = [0, 3]
+    weighted = _compute(L, kind, w)
+    repeated = _compute(np.repeat(L, w, axis=0), kind)
+    assert weighted.value == pytest.approx(repeated.value, rel=1e-13)
+    assert weighted.sem == pytest.approx(repeated.sem, rel=1e-12)
+    ones = _compute(L, kind, np.ones(12))
+    plain = _compute(L, kind)
+    assert ones.value == pytest.approx(plain.value, rel=1e-14)
+    assert ones.sem == pytest.approx(plain.sem, rel=1e-12)
+
+
+def test_two_members_waic2_equals_iscv():
+    # catalog §8.5: for M = 2 both are the log harmonic mean... of exp(l): check it
+    rng = np.random.RandomState(3)
+    L = rng.normal(-1, 1, size=(20, 2))
+    assert negative_waic(L, waic_type="waic2").value == pytest.approx(
+        importance_sampling_cross_validation(L).value, rel=1e-12
+    )
+
+
+def test_identical_members_give_the_log_likelihood():
+    L = np.tile(np.log([0.2, 0.5, 0.9])[:, None], (1, 4))
+    expected = np.mean(np.log([0.2, 0.5, 0.9]))
+    for kind in ("waic1", "waic2", "iscv"):
+        assert _compute(L, kind).value == pytest.approx(expected, rel=1e-14)
+
+
+def test_estimates_held_out_density_hierarchical_normal():
+    # catalog §8.5 statistical test, smaller and seeded: the criteria estimate the
+    # held-out log-likelihood better than the training log-likelihood does (the
+    # catalog asserts exactly this inequality).
+    rng = np.random.RandomState(0)
+    mu0, s0, s, reps, n, M = 0.0, 1.0, 0.5, 150, 20, 200
+    opt, train, crit = [], [], {"waic1": [], "waic2": [], "iscv": []}
+    for _ in range(reps):
+        mu = rng.normal(mu0, s0)
+        x = rng.normal(mu, s, n)
+        var_n = 1 / (n / s**2 + 1 / s0**2)
+        mu_n = var_n * (mu0 / s0**2 + x.sum() / s**2)
+        draws = rng.normal(mu_n, np.sqrt(var_n), M)
+        L = -0.5 * np.log(2 * np.pi * s**2) - (x[:, None] - draws[None, :]) ** 2 / (2 * s**2)
+        # exact expected held-out log density of N(mu_n, var_n + s^2) under N(mu, s^2)
+        v = var_n + s**2
+        opt.append(-0.5 * np.log(2 * np.pi * v) - (s**2 + (mu - mu_n) ** 2) / (2 * v))
+        train.append(L.mean())
+        for kind in crit:
+            crit[kind].append(_compute(L, kind).value)
+    opt, train = np.mean(opt), np.mean(train)
+    assert opt < train
+    for kind, values in crit.items():
+        assert abs(opt - np.mean(values)) < abs(opt - train), kind
+
+
+def test_sem_single_sample_is_nan_and_pointwise_shape():
+    res = negative_waic(LOGP[:1])
+    assert np.isnan(res.sem)
+    assert res.pointwise.shape == (1,)
+    res = importance_sampling_cross_validation(LOGP)
+    assert res.pointwise.shape == (3,)
+    assert res.sem == pytest.approx(np.std(res.pointwise, ddof=1) / np.sqrt(3), rel=1e-14)
+
+
+def test_inputs_not_modified_and_lists_accepted():
+    L = LOGP.copy()
+    negative_waic(L)
+    importance_sampling_cross_validation(L)
+    assert np.array_equal(L, LOGP)
+    assert negative_waic(LOGP.tolist()).value == negative_waic(LOGP).value
+
+
+@pytest.mark.parametrize(
+    "log_lik, match",
+    [
+        (np.zeros(3), "2-D"),
+        (np.zeros((2, 2, 2)), "2-D"),
+        (np.zeros((0, 3)), "empty"),
+        (np.array([[0.0, np.nan]]), "NaN or infinity"),
+        (np.array([[0.0, -np.inf]]), "NaN or infinity"),
+        (np.array([["a", "b"]]), "numbers"),
+    ],
+)
+def test_bad_log_lik(log_lik, match):
+    for func in (negative_waic, importance_sampling_cross_validation):
+        with pytest.raises(ValueError, match=match):
+            func(log_lik)
+
+
+def test_other_errors():
+    with pytest.raises(ValueError, match="at least 2 members"):
+        negative_waic(np.zeros((3, 1)))
+    assert negative_waic(np.zeros((3, 1)), waic_type="waic2").value == 0.0
+    with pytest.raises(ValueError, match="waic_type"):
+        negative_waic(LOGP, waic_type="waic3")
+    with pytest.raises(ValueError, match="sample_weight"):
+        negative_waic(LOGP, sample_weight=[1, 2])
+    with pytest.raises(ValueError, match="sample_weight"):
+        importance_sampling_cross_validation(LOGP, sample_weight=[1, -1, 1])
+
+
+def test_called_as_a_scorer_says_what_to_pass():
+    clf = LogisticRegression()
+    with pytest.raises(ValueError, match="not a scorer.*'waic'"):
+        negative_waic(clf, np.zeros((2, 2)), [0, 1])
+    with pytest.raises(ValueError, match="not a scorer.*'iscv'"):
+        importance_sampling_cross_validation(clf, np.zeros((2, 2)), [0, 1])

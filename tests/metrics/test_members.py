@@ -1,0 +1,132 @@
+"""member_probabilities and the member log-likelihood matrix of fitted ensembles."""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.datasets import load_iris
+from sklearn.ensemble import (
+    BaggingClassifier,
+    ExtraTreesClassifier,
+    GradientBoostingClassifier,
+    RandomForestClassifier,
+    VotingClassifier,
+)
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from skcalib.metrics import member_probabilities
+from skcalib.metrics._members import member_log_likelihood
+
+X, Y = load_iris(return_X_y=True)
+NAMES = np.array(["setosa", "versicolor", "virginica"])[Y]
+
+
+def _ensembles():
+    return [
+        BaggingClassifier(
+            DecisionTreeClassifier(max_depth=2), n_estimators=8, max_features=0.5,
+            random_state=0,
+        ),
+        RandomForestClassifier(n_estimators=6, max_depth=3, random_state=0),
+        ExtraTreesClassifier(n_estimators=6, max_depth=3, random_state=0),
+        VotingClassifier(
+            [("lr", LogisticRegression(max_iter=1000)), ("nb", GaussianNB())], voting="soft"
+        ),
+    ]
+
+
+@pytest.mark.parametrize("ensemble", _ensembles(), ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("labels", ["int", "str"])
+def test_mean_of_members_is_predict_proba(ensemble, labels):
+    y = Y if labels == "int" else NAMES
+    ensemble.fit(X, y)
+    P = member_probabilities(ensemble, X[::7])
+    n_members = len(ensemble.estimators_)
+    assert P.shape == (n_members, len(X[::7]), 3)
+    assert P.dtype == np.float64
+    assert_allclose(P.mean(axis=0), ensemble.predict_proba(X[::7]), atol=1e-12)
+    assert_allclose(P.sum(axis=2), 1.0, atol=1e-12)
+
+
+def test_bagging_member_that_missed_a_class():
+    # a rare class: some bootstrap samples miss it, so some members have 2 classes
+    # (KNeighborsClassifier has no sample_weight, so bagging fits it on the subsample)
+    rng = np.random.RandomState(0)
+    Xr = rng.randn(60, 3)
+    y = np.array(["a"] * 29 + ["b"] * 29 + ["rare"] * 2)
+    bag = BaggingClassifier(KNeighborsClassifier(3), n_estimators=15, random_state=0).fit(
+        Xr, y
+    )
+    n_member_classes = {len(m.classes_) for m in bag.estimators_}
+    assert n_member_classes == {2, 3}
+    P = member_probabilities(bag, Xr)
+    assert_allclose(P.mean(axis=0), bag.predict_proba(Xr), atol=1e-12)
+    for member, P_j in zip(bag.estimators_, P, strict=True):
+        if len(member.classes_) == 2:
+            assert np.all(P_j[:, 2] == 0)  # never saw "rare"
+
+
+def test_pipeline_and_dataframe_input():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(4)])
+    for ens in (
+        RandomForestClassifier(n_estimators=4, random_state=0),
+        BaggingClassifier(n_estimators=4, random_state=0),
+    ):
+        pipe = make_pipeline(StandardScaler(), ens).fit(df, NAMES)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no "X has feature names" warnings
+            P = member_probabilities(pipe, df.iloc[:10])
+        assert_allclose(P.mean(axis=0), pipe.predict_proba(df.iloc[:10]), atol=1e-12)
+
+
+def test_member_log_likelihood_clips_zero_probabilities():
+    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, Y)
+    L = member_log_likelihood(Y, forest, X)
+    P = member_probabilities(forest, X)
+    eps = np.finfo(np.float64).eps
+    expected = np.log(np.clip(P[:, np.arange(len(Y)), Y], eps, 1)).T
+    assert L.shape == (150, 5)
+    assert_allclose(L, expected, rtol=0, atol=0)
+    # the same from the array of member probabilities, with string labels
+    forest_s = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, NAMES)
+    L_s = member_log_likelihood(NAMES, member_probabilities(forest_s, X),
+                                labels=forest_s.classes_)
+    assert_allclose(L_s, L)
+    # a label the member gives probability 0 contributes log(eps), not -inf
+    P0 = np.array([[[1.0, 0.0], [0.5, 0.5]]])
+    assert_allclose(member_log_likelihood([1, 0], P0), [[np.log(eps)], [np.log(0.5)]])
+
+
+@pytest.mark.parametrize(
+    "estimator, match",
+    [
+        (LogisticRegression(max_iter=1000), "no estimators_"),
+        (GradientBoostingClassifier(n_estimators=2), "expected a fitted Bagging"),
+        (
+            VotingClassifier([("a", LogisticRegression(max_iter=1000)), ("b", GaussianNB())]),
+            "voting='soft'",
+        ),
+    ],
+)
+def test_unsupported_estimators(estimator, match):
+    estimator.fit(X, Y)
+    with pytest.raises(ValueError, match=match):
+        member_probabilities(estimator, X)
+
+
+def test_unfitted_and_bad_member_arrays():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        member_probabilities(RandomForestClassifier(), X)
+    with pytest.raises(ValueError, match="3-D"):
+        member_log_likelihood([0, 1], np.ones((2, 2)))
+    with pytest.raises(ValueError, match="sum to 1"):
+        member_log_likelihood([0, 1], np.array([[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.6], [1, 0]]]))
