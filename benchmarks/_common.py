@@ -44,7 +44,9 @@ def report(name, func, floor, input_bytes, repeat, target=None):
     t = median_time(func, repeat)
     mem = peak_memory(func)
     ratio = t / t_floor
-    tgt = "" if target is None else f"  target <= {target:.1f}x  {'OK' if ratio <= target else 'MISS'}"
+    tgt = ""
+    if target is not None:
+        tgt = f"  target <= {target:.1f}x  {'OK' if ratio <= target else 'MISS'}"
     print(f"{name:<58s} {t * 1e3:9.2f} ms  floor {t_floor * 1e3:8.2f} ms  "
           f"ratio {ratio:5.2f}x  peak extra {mem / 2**20:8.2f} MiB "
           f"({100 * mem / input_bytes:5.1f}% of input){tgt}")

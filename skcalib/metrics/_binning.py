@@ -82,6 +82,7 @@ def quantile_bin_edges(x, n_bins, sample_weight=None):
             inner[:] = part[kth]
         else:
             w = np.asarray(sample_weight, dtype=np.float64)
+            w = w / w.max()  # edges are scale-free; avoids overflow of cum * n_bins
             keep = w > 0
             xs, ws = (x[keep], w[keep]) if not keep.all() else (x, w)
             order = np.argsort(xs, kind="stable")

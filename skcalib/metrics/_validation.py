@@ -159,8 +159,18 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     if (sw < 0).any():
         i = int(np.flatnonzero(sw < 0)[0])
         raise ValueError(f"{name} must be non-negative; {name}[{i}] = {sw[i]!r}")
-    if not sw.sum() > 0:
+    total = sw.sum()
+    if not total > 0:
         raise ValueError(f"{name} sums to zero: at least one sample needs a positive weight")
+    if not np.isfinite(total):
+        raise ValueError(f"{name} is too large: its sum overflows float64; rescale the weights")
+    tiny = (sw > 0) & (sw < np.finfo(np.float64).tiny)
+    if tiny.any():
+        i = int(np.flatnonzero(tiny)[0])
+        raise ValueError(
+            f"{name} contains subnormal values ({name}[{i}] = {sw[i]!r}) that cannot be "
+            "computed with accurately; use 0 to remove a sample, or rescale the weights"
+        )
     return sw
 
 

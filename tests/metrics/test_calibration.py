@@ -391,4 +391,4 @@ def test_gap_only_stats_match_full_stats(mc, weighted):
     assert not merged.complete
     assert_allclose(merged.gap, 2 * full.gap, atol=1e-12)
     with pytest.raises(ValueError, match="gap sums"):
-        gap.prob_true
+        _ = gap.prob_true
