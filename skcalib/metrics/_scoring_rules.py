@@ -553,12 +553,17 @@ def _corp_binary(x, o, w, scoring, eps):
     # PAV on the pooled tie groups
     recal = isotonic_regression(gy / gw, weights=gw, increasing=True).x
     np.clip(recal, 0.0, 1.0, out=recal)
+    clim = np.full(gx.shape, float(gy.sum()) / W)
     if scoring == "log_loss":
+        # the recalibrated and climatological probabilities are clipped like the
+        # forecasts: a 0 or 1 reached by rounding (an opposite outcome of negligible
+        # weight) must not make a score infinite
         gx = np.clip(gx, eps, 1.0 - eps)
+        np.clip(recal, eps, 1.0 - eps, out=recal)
+        np.clip(clim, eps, 1.0 - eps, out=clim)
     s_fc = _binary_scores(gx, gy, gw, scoring)
     s_rc = _binary_scores(recal, gy, gw, scoring)
-    clim = float(gy.sum()) / W
-    s_cl = _binary_scores(np.full(gx.shape, clim), gy, gw, scoring)
+    s_cl = _binary_scores(clim, gy, gw, scoring)
     return s_fc, s_rc, s_cl, W
 
 
@@ -594,10 +599,10 @@ def score_decomposition(
 
     exactly.  Because isotonic recalibration is optimal among non-decreasing maps for
     every proper score, ``MCB >= 0`` and ``DSC >= 0``.  ``scoring="brier"`` uses the
-    squared error and ``scoring="log_loss"`` the logarithmic score (with ``0 log 0 = 0``
-    for recalibrated values of 0 or 1; the original forecasts are clipped to
+    squared error and ``scoring="log_loss"`` the logarithmic score (the forecasts, the
+    recalibrated and the climatological probabilities are all clipped to
     ``[eps, 1 - eps]``, ``eps`` the machine epsilon of the input dtype, as in
-    :func:`negative_log_likelihood`).
+    :func:`negative_log_likelihood`, so no component is infinite).
 
     Binary problems (1-D ``y_proba`` or two columns) are decomposed on the
     positive-class probability: ``score`` then equals :func:`brier_score` or

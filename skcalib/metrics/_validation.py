@@ -43,6 +43,11 @@ __all__ = [
 CHUNK_BYTES = 1 << 19
 
 
+#: Largest supported total sample weight: leaves room for products of the total with the
+#: number of classes and other factors without overflowing float64.
+MAX_TOTAL_WEIGHT = 1e300
+
+
 def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
     """Yield ``(start, stop)`` row ranges of about ``chunk_bytes`` each."""
     step = max(1, int(chunk_bytes // max(int(row_bytes), 1)))
@@ -159,11 +164,15 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     if (sw < 0).any():
         i = int(np.flatnonzero(sw < 0)[0])
         raise ValueError(f"{name} must be non-negative; {name}[{i}] = {sw[i]!r}")
-    total = sw.sum()
+    with np.errstate(over="ignore"):
+        total = sw.sum()
     if not total > 0:
         raise ValueError(f"{name} sums to zero: at least one sample needs a positive weight")
-    if not np.isfinite(total):
-        raise ValueError(f"{name} is too large: its sum overflows float64; rescale the weights")
+    if not total <= MAX_TOTAL_WEIGHT:
+        raise ValueError(
+            f"{name} is too large: it sums to {total:.3g} (at most {MAX_TOTAL_WEIGHT:.0e} "
+            "is supported so that sums of weighted terms cannot overflow); rescale the weights"
+        )
     tiny = (sw > 0) & (sw < np.finfo(np.float64).tiny)
     if tiny.any():
         i = int(np.flatnonzero(tiny)[0])

@@ -88,6 +88,8 @@ def test_binary_default_positive_class_is_the_greater_label():
         ([0, 1], [0.1, 0.2], {"sample_weight": [1, np.nan]}, "sample_weight contains NaN"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [1, 2, 3]}, "sample_weight has 3 elements"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [0, 0]}, "sums to zero"),
+        ([0, 1], [0.1, 0.2], {"sample_weight": [1e308, 1e308]}, "too large"),
+        ([0, 1], [0.1, 0.2], {"sample_weight": [1, 5e-324]}, r"subnormal.*sample_weight\[1\]"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [[1, 2]]}, "sample_weight must be 1-D"),
         ([0, 1], [[0.1], [0.2], [0.3]], {}, "different numbers"),
         ([0, 1], np.zeros((2, 0)), {}, "0 columns"),
