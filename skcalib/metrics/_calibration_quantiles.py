@@ -9,6 +9,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, validate_params
 
 from ._binning_compat import tfp_assign_bins, tfp_quantile_bin_edges
+from ._validation import _as_float, _to_numpy
 
 __all__ = ["expected_calibration_error_quantiles"]
 
@@ -36,13 +37,8 @@ def _check_hit(hit):
 
 
 def _check_log_prob(pred_log_prob):
-    lp = np.asarray(pred_log_prob)
-    if lp.dtype.kind not in "biuf":
-        try:
-            lp = lp.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"pred_log_prob must contain numbers: {exc}") from exc
-    lp = np.asarray(lp, dtype=np.float64)
+    lp = np.asarray(_as_float(_to_numpy(pred_log_prob, "pred_log_prob"), "pred_log_prob"),
+                    dtype=np.float64)
     if lp.ndim != 1:
         raise ValueError(f"pred_log_prob must be a 1-D array, got shape {lp.shape}")
     finite = np.isfinite(lp)

@@ -25,7 +25,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 
 from ._guard import scorer_misuse_guard
-from ._validation import _to_numpy, check_sample_weight, iter_row_chunks
+from ._validation import (  # noqa: F401  (re-exported for _regression_nll)
+    _as_float,
+    _check_positive,
+    _check_real_array,
+    _find_nonfinite,
+    _to_numpy,
+    check_sample_weight,
+    iter_row_chunks,
+)
 
 __all__ = [
     "crps_normal",
@@ -51,80 +59,6 @@ _ENSEMBLE_CHUNK_BYTES = 1 << 19
 # --------------------------------------------------------------------------------------
 # validation
 # --------------------------------------------------------------------------------------
-
-
-def _as_float(arr, name):
-    if arr.dtype.kind in "biu":
-        return arr.astype(np.float64)
-    if arr.dtype.kind == "f":
-        if arr.dtype == np.float16:
-            return arr.astype(np.float32)
-        if arr.dtype not in (np.float32, np.float64):
-            return arr.astype(np.float64)
-        return arr
-    try:
-        return arr.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}") from exc
-
-
-def _check_real_array(x, name, *, ndim=1, n=None, allow_scalar=False):
-    """Real-valued 1-D (or 2-D) array, float32/float64, no copy when possible.
-
-    Finiteness is checked by the callers (fused into their kernels).
-    """
-    arr = _as_float(_to_numpy(x, name), name)
-    if allow_scalar and arr.ndim == 0:
-        return arr
-    if ndim == 1 and arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
-    if arr.ndim != ndim:
-        what = "a 1-D array" if ndim == 1 else "a 2-D array of shape (n_samples, n_draws)"
-        extra = " or a scalar" if allow_scalar else ""
-        raise ValueError(f"{name} must be {what}{extra}, got shape {arr.shape}")
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: need at least one sample")
-    if n is not None and arr.shape[0] != n:
-        raise ValueError(
-            f"y_true and {name} have different numbers of samples: {n} and {arr.shape[0]}"
-        )
-    if ndim == 2 and arr.shape[1] == 0:
-        raise ValueError(f"{name} has 0 columns (draws)")
-    return arr
-
-
-def _find_nonfinite(arr, name):
-    """Raise ValueError naming the first NaN/inf of ``arr`` (chunked scan); else return."""
-    if arr.ndim == 0:
-        if not np.isfinite(arr):
-            raise ValueError(f"{name} is {float(arr)!r}: must be finite")
-        return
-    row = arr.itemsize * (arr.shape[1] if arr.ndim == 2 else 1)
-    for start, stop in iter_row_chunks(arr.shape[0], row):
-        c = arr[start:stop]
-        ok = np.isfinite(c)
-        if not ok.all():
-            idx = [int(i) for i in np.argwhere(~ok)[0]]
-            idx[0] += start
-            v = float(arr[tuple(idx)])
-            kind = "NaN" if np.isnan(v) else "infinity"
-            where = ", ".join(str(i) for i in idx)
-            raise ValueError(f"{name} contains {kind} (first at index {where})")
-
-
-def _check_positive(arr, name):
-    if arr.ndim == 0:
-        if not arr > 0:
-            raise ValueError(f"{name} must be strictly positive, got {float(arr)!r}")
-        return
-    for start, stop in iter_row_chunks(arr.shape[0], arr.itemsize):
-        c = arr[start:stop]
-        if not c.min() > 0:
-            _find_nonfinite(c, name)
-            i = int(np.flatnonzero(~(c > 0))[0])
-            raise ValueError(
-                f"{name} must be strictly positive; {name}[{start + i}] = {float(c[i])!r}"
-            )
 
 
 def _chunk(a, start, stop):
