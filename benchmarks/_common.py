@@ -10,8 +10,7 @@ import numpy as np
 
 def parse_args(description):
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--quick", action="store_true",
-                        help="small sizes, for a smoke test in CI")
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test in CI")
     parser.add_argument("--repeat", type=int, default=None, help="timing repetitions")
     return parser.parse_args()
 
@@ -47,7 +46,9 @@ def report(name, func, floor, input_bytes, repeat, target=None):
     tgt = ""
     if target is not None:
         tgt = f"  target <= {target:.1f}x  {'OK' if ratio <= target else 'MISS'}"
-    print(f"{name:<58s} {t * 1e3:9.2f} ms  floor {t_floor * 1e3:8.2f} ms  "
-          f"ratio {ratio:5.2f}x  peak extra {mem / 2**20:8.2f} MiB "
-          f"({100 * mem / input_bytes:5.1f}% of input){tgt}")
+    print(
+        f"{name:<58s} {t * 1e3:9.2f} ms  floor {t_floor * 1e3:8.2f} ms  "
+        f"ratio {ratio:5.2f}x  peak extra {mem / 2**20:8.2f} MiB "
+        f"({100 * mem / input_bytes:5.1f}% of input){tgt}"
+    )
     return ratio, mem

@@ -41,33 +41,62 @@ def main():
         def floor(Pd=Pd):
             return Pd.max(axis=1)
 
-        report(f"top-label ECE {n}x{k} {np.dtype(dtype).name}", ece, floor, Pd.nbytes,
-               repeat, target=None if quick else 2.0)
+        report(
+            f"top-label ECE {n}x{k} {np.dtype(dtype).name}",
+            ece,
+            floor,
+            Pd.nbytes,
+            repeat,
+            target=None if quick else 2.0,
+        )
         with config_context(assume_finite=True):
-            report(f"top-label ECE {n}x{k} {np.dtype(dtype).name} assume_finite", ece,
-                   floor, Pd.nbytes, repeat, target=None if quick else 1.4)
+            report(
+                f"top-label ECE {n}x{k} {np.dtype(dtype).name} assume_finite",
+                ece,
+                floor,
+                Pd.nbytes,
+                repeat,
+                target=None if quick else 1.4,
+            )
 
     # 2. binary ECE, 15 bins, n = 10,000,000
     n = 100_000 if quick else 10_000_000
     p = rng.random(n)
     yb = (rng.random(n) < p).astype(np.int64)
-    report(f"binary ECE n={n}", lambda: expected_calibration_error(yb, p),
-           lambda: np.sum(p), p.nbytes, repeat, target=None if quick else 10.0)
+    report(
+        f"binary ECE n={n}",
+        lambda: expected_calibration_error(yb, p),
+        lambda: np.sum(p),
+        p.nbytes,
+        repeat,
+        target=None if quick else 10.0,
+    )
 
     # 3. static (class-wise) CE, 100,000 x 100
     n, k = (5_000, 100) if quick else (100_000, 100)
     P = rng.dirichlet(np.ones(k), size=n)
     y = rng.integers(0, k, n)
-    report(f"static CE {n}x{k}", lambda: static_calibration_error(y, P),
-           lambda: np.sum(P), P.nbytes, repeat, target=None if quick else 10.0)
+    report(
+        f"static CE {n}x{k}",
+        lambda: static_calibration_error(y, P),
+        lambda: np.sum(P),
+        P.nbytes,
+        repeat,
+        target=None if quick else 10.0,
+    )
 
     # 4. top-label equal-mass ECE, 1,000,000 x 10
     n, k = (20_000, 10) if quick else (1_000_000, 10)
     P = rng.dirichlet(np.ones(k), size=n)
     y = rng.integers(0, k, n)
-    report(f"top-label equal-mass ECE {n}x{k}",
-           lambda: general_calibration_error(y, P, strategy="quantile"),
-           lambda: P.max(axis=1), P.nbytes, repeat, target=None if quick else 3.5)
+    report(
+        f"top-label equal-mass ECE {n}x{k}",
+        lambda: general_calibration_error(y, P, strategy="quantile"),
+        lambda: P.max(axis=1),
+        P.nbytes,
+        repeat,
+        target=None if quick else 3.5,
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,10 @@ pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
 param_grid = [
     {"clf": [LogisticRegression(max_iter=1000)], "clf__C": [0.01, 0.1, 1.0, 10.0]},
     {"clf": [GaussianNB()]},
-    {"clf": [RandomForestClassifier(n_estimators=50, random_state=0)],
-     "clf__min_samples_leaf": [1, 10]},
+    {
+        "clf": [RandomForestClassifier(n_estimators=50, random_state=0)],
+        "clf__min_samples_leaf": [1, 10],
+    },
 ]
 scoring = {"accuracy": "accuracy", "ece": "ece", "brier": "brier"}
 search = GridSearchCV(pipe, param_grid, scoring=scoring, refit="ece", cv=cv)
@@ -61,18 +63,21 @@ for i in np.argsort(res["rank_test_ece"]):
         f"{res['rank_test_ece'][i]:9d}"
     )
 best_acc = int(np.argmax(res["mean_test_accuracy"]))
-print(f"\nrefit='ece' chose:      {describe(search.best_params_)} "
-      f"(ECE {-search.best_score_:.4f})")
-print(f"accuracy alone chooses: {describe(res['params'][best_acc])} "
-      f"(ECE {-res['mean_test_ece'][best_acc]:.4f})")
+print(f"\nrefit='ece' chose:      {describe(search.best_params_)} (ECE {-search.best_score_:.4f})")
+print(
+    f"accuracy alone chooses: {describe(res['params'][best_acc])} "
+    f"(ECE {-res['mean_test_ece'][best_acc]:.4f})"
+)
 
 # %%
 # Options of a metric: pass a scorer object
 # -----------------------------------------
 # ``get_scorer(name, **options)`` fixes the metric's options, e.g. 10 bins, or the
 # class-wise ECE.  The objects go wherever a scoring string goes.
-scoring = {"ece_10_bins": get_scorer("ece", n_bins=10),
-           "classwise_ece": get_scorer("ece", multiclass="classwise")}
+scoring = {
+    "ece_10_bins": get_scorer("ece", n_bins=10),
+    "classwise_ece": get_scorer("ece", multiclass="classwise"),
+}
 search10 = GridSearchCV(pipe, param_grid[:1], scoring=scoring, refit="ece_10_bins", cv=cv)
 search10.fit(X, y)
 print("\nwith 10 bins, refit chose:", describe(search10.best_params_))
@@ -87,14 +92,20 @@ print("\nwith 10 bins, refit chose:", describe(search10.best_params_))
 # epsilon, log = -36), which the criteria punish: larger leaves win.
 bagging = BaggingClassifier(DecisionTreeClassifier(), n_estimators=25, random_state=0)
 ens_search = GridSearchCV(
-    bagging, {"estimator__min_samples_leaf": [1, 5, 20]}, cv=cv,
-    scoring={"iscv": "iscv", "waic": "waic", "ece": "ece"}, refit="iscv",
+    bagging,
+    {"estimator__min_samples_leaf": [1, 5, 20]},
+    cv=cv,
+    scoring={"iscv": "iscv", "waic": "waic", "ece": "ece"},
+    refit="iscv",
 )
 ens_search.fit(X, y)
 r = ens_search.cv_results_
 print(f"\n{'min_samples_leaf':>16} {'ISCV':>8} {'WAIC':>8} {'ECE':>7}")
 for i, params in enumerate(r["params"]):
-    print(f"{params['estimator__min_samples_leaf']:>16} {r['mean_test_iscv'][i]:8.4f} "
-          f"{r['mean_test_waic'][i]:8.4f} {-r['mean_test_ece'][i]:7.4f}")
-print("refit='iscv' chose min_samples_leaf =",
-      ens_search.best_params_["estimator__min_samples_leaf"])
+    print(
+        f"{params['estimator__min_samples_leaf']:>16} {r['mean_test_iscv'][i]:8.4f} "
+        f"{r['mean_test_waic'][i]:8.4f} {-r['mean_test_ece'][i]:7.4f}"
+    )
+print(
+    "refit='iscv' chose min_samples_leaf =", ens_search.best_params_["estimator__min_samples_leaf"]
+)

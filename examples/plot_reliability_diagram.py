@@ -47,15 +47,18 @@ models = {
     "logistic regression": make_pipeline(StandardScaler(), LogisticRegression()),
 }
 
-fig, (ax, ax_hist) = plt.subplots(2, 1, figsize=(6, 7), sharex=True,
-                                  gridspec_kw={"height_ratios": [3, 1]})
+fig, (ax, ax_hist) = plt.subplots(
+    2, 1, figsize=(6, 7), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
+)
 ax.plot([0, 1], [0, 1], "--", color="0.6", label="perfectly calibrated")
 for name, model in models.items():
     proba = model.fit(X_train, y_train).predict_proba(X_test)[:, 1]
     ece = expected_calibration_error(y_test, proba, n_bins=N_BINS)
     curve = reliability_curve(y_test, proba, n_bins=N_BINS)
-    print(f"{name:22s} ECE = {ece:.4f}  (bins with samples: "
-          f"{int(np.count_nonzero(curve.bin_count))} of {N_BINS})")
+    print(
+        f"{name:22s} ECE = {ece:.4f}  (bins with samples: "
+        f"{int(np.count_nonzero(curve.bin_count))} of {N_BINS})"
+    )
     # the ECE is the count-weighted mean gap of the plotted points
     keep = curve.bin_count > 0
     gap = np.abs(curve.prob_true[keep] - curve.prob_pred[keep])

@@ -31,8 +31,7 @@ from sklearn.preprocessing import StandardScaler
 from skcalib.__main__ import main
 
 X, y = load_wine(return_X_y=True)
-X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, stratify=y,
-                                                    random_state=0)
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, stratify=y, random_state=0)
 models = {
     "logistic_regression": make_pipeline(StandardScaler(), LogisticRegression()),
     "random_forest": RandomForestClassifier(n_estimators=50, random_state=0),
@@ -47,12 +46,22 @@ with open(path, "w", newline="") as f:
         proba = model.fit(X_train, y_train).predict_proba(X_test)
         if classes is None:
             classes = [str(c) for c in model.classes_]
-            writer.writerow(["model", "y", *classes])   # probability columns named by class
+            writer.writerow(["model", "y", *classes])  # probability columns named by class
         for label, row in zip(y_test, proba.tolist(), strict=True):
             writer.writerow([name, int(label), *map(repr, row)])  # repr: full precision
 
 print(f"predictions saved to {path}\n")
-status = main(["report", path, "--model-col", "model", "--n-bins", "10",
-               "--out", os.path.join(tmp, "results")])
+status = main(
+    [
+        "report",
+        path,
+        "--model-col",
+        "model",
+        "--n-bins",
+        "10",
+        "--out",
+        os.path.join(tmp, "results"),
+    ]
+)
 if status != 0:
     raise SystemExit(status)

@@ -89,16 +89,67 @@ def test_every_page_is_in_a_toctree():
 
 
 SPHINX_DIRECTIVES = [
-    "toctree", "autosummary", "currentmodule", "automodule", "autofunction", "autoclass",
-    "automethod", "autodata", "autoattribute", "module", "versionadded", "versionchanged",
-    "deprecated", "seealso", "plot", "literalinclude", "code-block", "sourcecode",
-    "doctest", "testcode", "testoutput", "only", "glossary", "index", "program", "option",
-    "highlight", "py:function", "py:class", "function", "class", "data", "tab-set",
+    "toctree",
+    "autosummary",
+    "currentmodule",
+    "automodule",
+    "autofunction",
+    "autoclass",
+    "automethod",
+    "autodata",
+    "autoattribute",
+    "module",
+    "versionadded",
+    "versionchanged",
+    "deprecated",
+    "seealso",
+    "plot",
+    "literalinclude",
+    "code-block",
+    "sourcecode",
+    "doctest",
+    "testcode",
+    "testoutput",
+    "only",
+    "glossary",
+    "index",
+    "program",
+    "option",
+    "highlight",
+    "py:function",
+    "py:class",
+    "function",
+    "class",
+    "data",
+    "tab-set",
 ]
 SPHINX_ROLES = [
-    "func", "class", "mod", "meth", "attr", "ref", "doc", "obj", "data", "exc", "term",
-    "py:func", "py:class", "py:mod", "py:meth", "py:obj", "program", "option", "envvar",
-    "file", "command", "kbd", "samp", "numref", "any", "eq",
+    "func",
+    "class",
+    "mod",
+    "meth",
+    "attr",
+    "ref",
+    "doc",
+    "obj",
+    "data",
+    "exc",
+    "term",
+    "py:func",
+    "py:class",
+    "py:mod",
+    "py:meth",
+    "py:obj",
+    "program",
+    "option",
+    "envvar",
+    "file",
+    "command",
+    "kbd",
+    "samp",
+    "numref",
+    "any",
+    "eq",
 ]
 
 
@@ -134,9 +185,14 @@ def test_page_is_valid_restructuredtext(page):
         roles.register_local_role(name, stub_role)
     messages = io.StringIO()
     docutils.core.publish_doctree(
-        page.read_text(encoding="utf-8"), source_path=str(page),
-        settings_overrides={"warning_stream": messages, "report_level": 2,
-                            "halt_level": 5, "file_insertion_enabled": False},
+        page.read_text(encoding="utf-8"),
+        source_path=str(page),
+        settings_overrides={
+            "warning_stream": messages,
+            "report_level": 2,
+            "halt_level": 5,
+            "file_insertion_enabled": False,
+        },
     )
     assert messages.getvalue() == "", messages.getvalue()
 
@@ -145,8 +201,21 @@ def test_doc_pages_doctests():
     if not any(">>>" in p.read_text(encoding="utf-8") for p in PAGES):
         pytest.skip("no doctests in doc/")
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-         "--doctest-glob=*.rst", *[str(p) for p in PAGES]],
-        capture_output=True, text=True, timeout=600, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "--doctest-glob=*.rst",
+            *[str(p) for p in PAGES],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-2000:]

@@ -27,7 +27,13 @@ def test_example_runs(script, tmp_path):
     if script.name.startswith("plot_") and importlib.util.find_spec("matplotlib") is None:
         pytest.skip("matplotlib is not installed")
     env = {**os.environ, "MPLBACKEND": "Agg", "TMPDIR": str(tmp_path)}
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr

@@ -31,8 +31,11 @@ def fenced_blocks(text):
 
 
 def doctest_blocks(text):
-    return [body for lang, body in fenced_blocks(text)
-            if lang in ("python", "py", "pycon") and body.lstrip().startswith(">>>")]
+    return [
+        body
+        for lang, body in fenced_blocks(text)
+        if lang in ("python", "py", "pycon") and body.lstrip().startswith(">>>")
+    ]
 
 
 def test_fence_parser():
@@ -43,14 +46,22 @@ def test_fence_parser():
 
 def test_setup_commands_present_verbatim():
     text = README.read_text(encoding="utf-8")
-    bash_lines = [line.strip() for lang, body in fenced_blocks(text)
-                  if lang in ("bash", "sh", "shell", "console") for line in body.splitlines()]
+    bash_lines = [
+        line.strip()
+        for lang, body in fenced_blocks(text)
+        if lang in ("bash", "sh", "shell", "console")
+        for line in body.splitlines()
+    ]
     for command in SETUP_COMMANDS:
         assert command in bash_lines, command
     # the set-up section shows exactly these two commands, in this order
     setup = text.split("## Set-up", 1)[1].split("\n## ", 1)[0]
-    commands = [line.strip() for lang, body in fenced_blocks(setup)
-                for line in body.splitlines() if line.strip()]
+    commands = [
+        line.strip()
+        for lang, body in fenced_blocks(setup)
+        for line in body.splitlines()
+        if line.strip()
+    ]
     assert commands == SETUP_COMMANDS
 
 
@@ -70,10 +81,26 @@ def test_readme_doctests(tmp_path):
     session = tmp_path / "readme_session.txt"
     session.write_text("\n\n".join(b.rstrip("\n") for b in blocks) + "\n", encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
-         "-o", "addopts=", "--doctest-glob=*.txt", str(session)],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(ROOT / "pyproject.toml"),
+            "--rootdir",
+            str(tmp_path),
+            "-o",
+            "addopts=",
+            "--doctest-glob=*.txt",
+            str(session),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
     assert "1 passed" in proc.stdout

@@ -152,9 +152,7 @@ def _check_labels(labels, n_rows, n_classes):
             f"got shape {y.shape}; one-hot label matrices are not supported"
         )
     if y.shape[0] != n_rows:
-        raise ValueError(
-            f"labels has {y.shape[0]} elements but probs has {n_rows} rows"
-        )
+        raise ValueError(f"labels has {y.shape[0]} elements but probs has {n_rows} rows")
     kind = y.dtype.kind
     if kind == "O":
         try:
@@ -166,9 +164,7 @@ def _check_labels(labels, n_rows, n_classes):
         bad = ~np.isfinite(y) | (y != np.floor(y))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"labels must be integer class indices; labels[{i}] = {y[i]!r}"
-            )
+            raise ValueError(f"labels must be integer class indices; labels[{i}] = {y[i]!r}")
     elif kind not in "biu":
         raise ValueError(f"labels must be integer class indices, got dtype {y.dtype}")
     if n_rows:
@@ -278,8 +274,17 @@ def _prepare(labels, probs, binning_scheme, num_bins, datapoints_per_bin):
     },
     prefer_skip_nested_validation=True,
 )
-def gce(labels, probs, binning_scheme, max_prob, class_conditional, norm, num_bins=30,
-        threshold=0.0, datapoints_per_bin=None):
+def gce(
+    labels,
+    probs,
+    binning_scheme,
+    max_prob,
+    class_conditional,
+    norm,
+    num_bins=30,
+    threshold=0.0,
+    datapoints_per_bin=None,
+):
     r"""General calibration error exactly as uncertainty_metrics 0.0.82 computes it.
 
     With groups ``g`` (one pooled group, or one per class when ``class_conditional``;
@@ -570,8 +575,7 @@ thresholded_adaptive_calibration_error = tace
 #: The 32 variants of :func:`compute_all_metrics`, in the reference's order:
 #: ``itertools.product(binning_scheme, max_prob, class_conditional, threshold, norm)``.
 ALL_METRIC_PARAMETERS = tuple(
-    itertools.product(["even", "adaptive"], [True, False], [True, False], [0.0, 0.01],
-                      ["l1", "l2"])
+    itertools.product(["even", "adaptive"], [True, False], [True, False], [0.0, 0.01], ["l1", "l2"])
 )
 
 
@@ -604,7 +608,9 @@ def compute_all_metrics(labels, probs):
     """
     P = _check_probs(probs)
     y = _check_labels(labels, P.shape[0], P.shape[1])
-    return np.array([
-        _gce(y, P, scheme, max_prob, cc, norm, 30, threshold)
-        for scheme, max_prob, cc, threshold, norm in ALL_METRIC_PARAMETERS
-    ])
+    return np.array(
+        [
+            _gce(y, P, scheme, max_prob, cc, norm, 30, threshold)
+            for scheme, max_prob, cc, threshold, norm in ALL_METRIC_PARAMETERS
+        ]
+    )

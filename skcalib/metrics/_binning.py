@@ -237,9 +237,14 @@ class BinStats:
                 bin_edges=self.bin_edges.copy(),
                 total_weight=self.total_weight + other.total_weight,
             )
-        return BinStats(None, None, None, bin_edges=self.bin_edges.copy(),
-                        total_weight=self.total_weight + other.total_weight,
-                        sum_gap=self.gap + other.gap)
+        return BinStats(
+            None,
+            None,
+            None,
+            bin_edges=self.bin_edges.copy(),
+            total_weight=self.total_weight + other.total_weight,
+            sum_gap=self.gap + other.gap,
+        )
 
     __add__ = merge
 
@@ -331,8 +336,18 @@ def _weighted_bincount(idx, weights, size):
     return np.bincount(idx, weights=weights, minlength=size)[:size]
 
 
-def _bin_1d(conf, outcome, sw, edges, threshold, stats_out, group=0, uniform=None,
-            check=False, gap_only=False):
+def _bin_1d(
+    conf,
+    outcome,
+    sw,
+    edges,
+    threshold,
+    stats_out,
+    group=0,
+    uniform=None,
+    check=False,
+    gap_only=False,
+):
     """Accumulate one group's (conf, outcome) pairs into ``stats_out`` (chunked).
 
     ``outcome`` holds 0/1 values (bool or any integer dtype).  With ``check`` the values
@@ -444,10 +459,10 @@ def compute_bin_stats(
             conf, outcome = _top_label_conf_outcome(data, check)
         edges = _group_edges(strategy, n_bins, bins, conf, sw)
         stats = _empty_stats(1, n_bins, gap_only)
-        _bin_1d(conf, outcome, sw, edges, threshold, stats, check=fused_check,
-                gap_only=gap_only)
-        return BinStats(*stats[:3], bin_edges=edges[None, :].copy(),
-                        total_weight=total_weight, sum_gap=stats[3])
+        _bin_1d(conf, outcome, sw, edges, threshold, stats, check=fused_check, gap_only=gap_only)
+        return BinStats(
+            *stats[:3], bin_edges=edges[None, :].copy(), total_weight=total_weight, sum_gap=stats[3]
+        )
 
     # class-wise: one group per class
     P = data.proba
@@ -471,12 +486,17 @@ def compute_bin_stats(
             vals = col if threshold <= 0 else col[col > threshold]
             wv = sw if (sw is None or threshold <= 0) else sw[col > threshold]
             all_edges[j] = quantile_bin_edges(vals, n_bins, wv)
-            _bin_1d(col, data.y == j, sw, all_edges[j], threshold, stats, group=j,
-                    uniform=False)
+            _bin_1d(col, data.y == j, sw, all_edges[j], threshold, stats, group=j, uniform=False)
         stats = stats[:3]
     if stats[0] is None:
-        return BinStats(None, None, None, bin_edges=all_edges, total_weight=total_weight,
-                        sum_gap=stats[2] - stats[1])
+        return BinStats(
+            None,
+            None,
+            None,
+            bin_edges=all_edges,
+            total_weight=total_weight,
+            sum_gap=stats[2] - stats[1],
+        )
     return BinStats(*stats, bin_edges=all_edges, total_weight=total_weight)
 
 
@@ -521,12 +541,16 @@ def _classwise_shared_edges(P, y, sw, edges, threshold, check, gap_only=False):
             if not gap_only:
                 bw = np.broadcast_to(w[:, None], c.shape).ravel()
                 count += np.bincount(b.ravel(), weights=bw, minlength=size + 1)
-            sum_proba += np.bincount(b.ravel(), weights=(c * w[:, None]).ravel(),
-                                     minlength=size + 1)
+            sum_proba += np.bincount(
+                b.ravel(), weights=(c * w[:, None]).ravel(), minlength=size + 1
+            )
             sum_true += np.bincount(bt, weights=w, minlength=size + 1)
     shape = (k, n_bins)
-    return (None if gap_only else count[:size].reshape(shape),
-            sum_proba[:size].reshape(shape), sum_true[:size].reshape(shape))
+    return (
+        None if gap_only else count[:size].reshape(shape),
+        sum_proba[:size].reshape(shape),
+        sum_true[:size].reshape(shape),
+    )
 
 
 def resolve_multiclass(multiclass, data):
@@ -542,6 +566,5 @@ def resolve_multiclass(multiclass, data):
     if multiclass in ("top_label", "classwise"):
         return multiclass
     raise ValueError(
-        "multiclass must be one of 'auto', 'top_label', 'classwise', got "
-        f"{multiclass!r}"
+        f"multiclass must be one of 'auto', 'top_label', 'classwise', got {multiclass!r}"
     )

@@ -190,23 +190,53 @@ def general_calibration_error(
     if debias and norm != "l2":
         raise ValueError(f"debias=True requires norm='l2', got norm={norm!r}")
     stats = _compute_stats(
-        y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
-        threshold=threshold, bins=bins, sample_weight=sample_weight, labels=labels,
-        pos_label=pos_label, gap_only=norm == "l1",
+        y_true,
+        y_proba,
+        n_bins=n_bins,
+        strategy=strategy,
+        multiclass=multiclass,
+        threshold=threshold,
+        bins=bins,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        gap_only=norm == "l1",
     )
     return calibration_error_from_bin_stats(stats, norm=norm, debias=debias)
 
 
-def _compute_stats(y_true, y_proba, *, n_bins, strategy, multiclass, threshold, bins,
-                   sample_weight, labels, pos_label, gap_only=False) -> BinStats:
+def _compute_stats(
+    y_true,
+    y_proba,
+    *,
+    n_bins,
+    strategy,
+    multiclass,
+    threshold,
+    bins,
+    sample_weight,
+    labels,
+    pos_label,
+    gap_only=False,
+) -> BinStats:
     edges = _prepare_bins(bins)
     data = check_classification_input(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label,
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
         check_values=False,
     )
     return compute_bin_stats(
-        data, multiclass=multiclass, n_bins=n_bins, strategy=strategy, bins=edges,
-        threshold=threshold, check_values=True, gap_only=gap_only,
+        data,
+        multiclass=multiclass,
+        n_bins=n_bins,
+        strategy=strategy,
+        bins=edges,
+        threshold=threshold,
+        check_values=True,
+        gap_only=gap_only,
     )
 
 
@@ -237,31 +267,74 @@ _NAMED_DOC = """
 """
 
 
-def _named(name, summary, formula, example, *, strategy, multiclass, norm, threshold=0.0,
-           n_bins=15, extra=""):
+def _named(
+    name,
+    summary,
+    formula,
+    example,
+    *,
+    strategy,
+    multiclass,
+    norm,
+    threshold=0.0,
+    n_bins=15,
+    extra="",
+):
     constraints = {**_COMMON_CONSTRAINTS}
     for key in ("strategy", "bins"):
         constraints.pop(key)
     if threshold:
         constraints["threshold"] = [Interval(numbers.Real, 0, 1, closed="left")]
 
-        def metric(y_true, y_proba, *, n_bins=n_bins, threshold=threshold, sample_weight=None,
-                   labels=None, pos_label=None):
+        def metric(
+            y_true,
+            y_proba,
+            *,
+            n_bins=n_bins,
+            threshold=threshold,
+            sample_weight=None,
+            labels=None,
+            pos_label=None,
+        ):
             stats = _compute_stats(
-                y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
-                threshold=threshold, bins=None, sample_weight=sample_weight, labels=labels,
-                pos_label=pos_label, gap_only=norm == "l1",
+                y_true,
+                y_proba,
+                n_bins=n_bins,
+                strategy=strategy,
+                multiclass=multiclass,
+                threshold=threshold,
+                bins=None,
+                sample_weight=sample_weight,
+                labels=labels,
+                pos_label=pos_label,
+                gap_only=norm == "l1",
             )
             return calibration_error_from_bin_stats(stats, norm=norm)
     else:
         constraints["multiclass"] = [StrOptions({"auto", "top_label", "classwise"})]
 
-        def metric(y_true, y_proba, *, n_bins=n_bins, multiclass=multiclass,
-                   sample_weight=None, labels=None, pos_label=None):
+        def metric(
+            y_true,
+            y_proba,
+            *,
+            n_bins=n_bins,
+            multiclass=multiclass,
+            sample_weight=None,
+            labels=None,
+            pos_label=None,
+        ):
             stats = _compute_stats(
-                y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
-                threshold=0.0, bins=None, sample_weight=sample_weight, labels=labels,
-                pos_label=pos_label, gap_only=norm == "l1",
+                y_true,
+                y_proba,
+                n_bins=n_bins,
+                strategy=strategy,
+                multiclass=multiclass,
+                threshold=0.0,
+                bins=None,
+                sample_weight=sample_weight,
+                labels=labels,
+                pos_label=pos_label,
+                gap_only=norm == "l1",
             )
             return calibration_error_from_bin_stats(stats, norm=norm)
 
@@ -308,7 +381,9 @@ expected_calibration_error = _named(
     "    >>> P = [[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6]]\n"
     "    >>> expected_calibration_error([0, 2, 2], P, n_bins=10)  # top-label\n"
     "    0.1666...\n",
-    strategy="uniform", multiclass="auto", norm="l1",
+    strategy="uniform",
+    multiclass="auto",
+    norm="l1",
     extra="    For a binary problem the positive-class probability is binned (as\n"
     "    :func:`sklearn.calibration.calibration_curve`); for more classes the top-label\n"
     "    confidence (Guo et al. 2017).\n\n",
@@ -321,7 +396,9 @@ max_calibration_error = _named(
     "    >>> from skcalib.metrics import max_calibration_error\n"
     "    >>> max_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)\n"
     "    0.3\n",
-    strategy="uniform", multiclass="auto", norm="max",
+    strategy="uniform",
+    multiclass="auto",
+    norm="max",
 )
 
 root_mean_squared_calibration_error = _named(
@@ -333,7 +410,9 @@ root_mean_squared_calibration_error = _named(
     "    >>> root_mean_squared_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4],\n"
     "    ...                                     n_bins=4)\n"
     "    0.3041...\n",
-    strategy="quantile", multiclass="auto", norm="l2",
+    strategy="quantile",
+    multiclass="auto",
+    norm="l2",
 )
 
 static_calibration_error = _named(
@@ -345,7 +424,9 @@ static_calibration_error = _named(
     "    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]\n"
     "    >>> static_calibration_error([0, 1, 2], P, n_bins=10)\n"
     "    0.3555...\n",
-    strategy="uniform", multiclass="classwise", norm="l1",
+    strategy="uniform",
+    multiclass="classwise",
+    norm="l1",
 )
 
 adaptive_calibration_error = _named(
@@ -357,7 +438,9 @@ adaptive_calibration_error = _named(
     "    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]\n"
     "    >>> adaptive_calibration_error([0, 1, 2], P, n_bins=3)\n"
     "    0.3555...\n",
-    strategy="quantile", multiclass="classwise", norm="l1",
+    strategy="quantile",
+    multiclass="classwise",
+    norm="l1",
 )
 
 thresholded_adaptive_calibration_error = _named(
@@ -370,7 +453,10 @@ thresholded_adaptive_calibration_error = _named(
     "    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]\n"
     "    >>> thresholded_adaptive_calibration_error([0, 1, 2], P, n_bins=3, threshold=0.15)\n"
     "    0.3333...\n",
-    strategy="quantile", multiclass="classwise", norm="l1", threshold=0.01,
+    strategy="quantile",
+    multiclass="classwise",
+    norm="l1",
+    threshold=0.01,
     extra="    Class-wise, equal-mass bins computed on the kept probabilities only; the sum\n"
     "    is normalised by the total weight ``N`` of all samples and the number of classes\n"
     "    ``K`` as in the paper (uncertainty_metrics normalises by the kept count instead;\n"
@@ -442,8 +528,15 @@ pos_label
     array([2., 2.])
     """
     stats = _compute_stats(
-        y_true, y_proba, n_bins=n_bins, strategy=strategy, multiclass=multiclass,
-        threshold=threshold, bins=bins, sample_weight=sample_weight, labels=labels,
+        y_true,
+        y_proba,
+        n_bins=n_bins,
+        strategy=strategy,
+        multiclass=multiclass,
+        threshold=threshold,
+        bins=bins,
+        sample_weight=sample_weight,
+        labels=labels,
         pos_label=pos_label,
     )
     squeeze = stats.n_groups == 1 and multiclass != "classwise"

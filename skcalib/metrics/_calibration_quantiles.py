@@ -37,8 +37,9 @@ def _check_hit(hit):
 
 
 def _check_log_prob(pred_log_prob):
-    lp = np.asarray(_as_float(_to_numpy(pred_log_prob, "pred_log_prob"), "pred_log_prob"),
-                    dtype=np.float64)
+    lp = np.asarray(
+        _as_float(_to_numpy(pred_log_prob, "pred_log_prob"), "pred_log_prob"), dtype=np.float64
+    )
     if lp.ndim != 1:
         raise ValueError(f"pred_log_prob must be a 1-D array, got shape {lp.shape}")
     finite = np.isfinite(lp)
@@ -65,8 +66,7 @@ def _check_log_prob(pred_log_prob):
     },
     prefer_skip_nested_validation=True,
 )
-def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20,
-                                         log_space_bins=False):
+def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20, log_space_bins=False):
     r"""Expected calibration error over quantile buckets (tensorflow-probability's).
 
     Reproduces ``tfp.stats.expected_calibration_error_quantiles(hit, pred_log_prob,
@@ -166,9 +166,7 @@ def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20,
     lp = _check_log_prob(pred_log_prob)
     n = lp.shape[0]
     if h.shape[0] != n:
-        raise ValueError(
-            f"hit and pred_log_prob have different lengths: {h.shape[0]} and {n}"
-        )
+        raise ValueError(f"hit and pred_log_prob have different lengths: {h.shape[0]} and {n}")
     if n == 0:
         raise ValueError("hit and pred_log_prob are empty: need at least one sample")
     B = n_bins

@@ -34,8 +34,7 @@ def _check_log_lik(log_lik, *, min_members=1, what="this criterion"):
     L = np.asarray(L, dtype=np.float64)
     if L.ndim != 2:
         raise ValueError(
-            "log_lik must be 2-D of shape (n_samples, n_members), "
-            f"got an array of shape {L.shape}"
+            f"log_lik must be 2-D of shape (n_samples, n_members), got an array of shape {L.shape}"
         )
     n, m = L.shape
     if n == 0:
@@ -147,7 +146,8 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
     -1.04446
     """
     L = _check_log_lik(
-        log_lik, min_members=2 if waic_type == "waic1" else 1,
+        log_lik,
+        min_members=2 if waic_type == "waic1" else 1,
         what=f"negative_waic(waic_type={waic_type!r})",
     )
     sw = check_sample_weight(sample_weight, L.shape[0])

@@ -51,12 +51,11 @@ def _check_ensemble(ensemble):
     elif not isinstance(
         ensemble, BaggingClassifier | RandomForestClassifier | ExtraTreesClassifier
     ):
-        members = " (it has no estimators_ of members)" if not hasattr(
-            ensemble, "estimators_"
-        ) else ""
+        members = (
+            " (it has no estimators_ of members)" if not hasattr(ensemble, "estimators_") else ""
+        )
         raise ValueError(
-            f"cannot get member predictions from {name}{members}: expected a fitted "
-            f"{_SUPPORTED}"
+            f"cannot get member predictions from {name}{members}: expected a fitted {_SUPPORTED}"
         )
     check_is_fitted(ensemble)
     classes = getattr(ensemble, "classes_", None)
@@ -119,7 +118,11 @@ def iter_member_probabilities(ensemble, X):
                 yield _to_columns(member.predict_proba(X), member.classes_, k, name)
         elif isinstance(est, BaggingClassifier):
             Xv = validate_data(
-                est, X, accept_sparse=["csr", "csc"], dtype=None, ensure_all_finite=False,
+                est,
+                X,
+                accept_sparse=["csr", "csc"],
+                dtype=None,
+                ensure_all_finite=False,
                 reset=False,
             )
             for member, features in zip(members, est.estimators_features_, strict=True):
@@ -128,11 +131,14 @@ def iter_member_probabilities(ensemble, X):
                         f"the members of {name} ({type(member).__name__}) have no "
                         "predict_proba, so they have no predictive distribution"
                     )
-                yield _to_columns(member.predict_proba(Xv[:, features]), member.classes_,
-                                  k, name)
+                yield _to_columns(member.predict_proba(Xv[:, features]), member.classes_, k, name)
         else:  # forests
             Xv = validate_data(
-                est, X, dtype=np.float32, accept_sparse="csr", ensure_all_finite=False,
+                est,
+                X,
+                dtype=np.float32,
+                accept_sparse="csr",
+                ensure_all_finite=False,
                 reset=False,
             )
             for member in members:

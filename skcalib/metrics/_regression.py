@@ -146,8 +146,9 @@ def _crps_normal_robust(y, mu, sd, sw, aggregate):
         diff = np.subtract(y, mu, dtype=np.float64)
         sdb = np.broadcast_to(sd, diff.shape).astype(np.float64)
         z = diff / sdb
-        out = sdb * (z * (2.0 * ndtr(z) - 1.0) + 2.0 * _INV_SQRT_2PI * np.exp(-0.5 * z * z)
-                     - _INV_SQRT_PI)
+        out = sdb * (
+            z * (2.0 * ndtr(z) - 1.0) + 2.0 * _INV_SQRT_2PI * np.exp(-0.5 * z * z) - _INV_SQRT_PI
+        )
         bad = ~np.isfinite(out)
         out[bad] = np.abs(diff[bad]) - sdb[bad] * _INV_SQRT_PI
         if not aggregate:
@@ -339,9 +340,7 @@ def crps_ensemble(y_true, y_samples, *, fair=False, sample_weight=None, aggregat
     n = y.shape[0]
     S = _check_real_array(y_samples, "y_samples", ndim=2, n=n)
     if fair and S.shape[1] < 2:
-        raise ValueError(
-            f"fair=True needs at least 2 draws per sample, y_samples has {S.shape[1]}"
-        )
+        raise ValueError(f"fair=True needs at least 2 draws per sample, y_samples has {S.shape[1]}")
     sw = check_sample_weight(sample_weight, n)
     total, out = _crps_ensemble_kernel(y, S, fair, sw, aggregate)
     return _finish(total, out, sw, n, aggregate)
@@ -364,8 +363,7 @@ def _check_interval(y_true, y_lower, y_upper):
         lv = float(np.broadcast_to(lo, y.shape)[i])
         hv = float(np.broadcast_to(hi, y.shape)[i])
         raise ValueError(
-            f"y_lower must not exceed y_upper; at index {i} y_lower = {lv!r} > "
-            f"y_upper = {hv!r}"
+            f"y_lower must not exceed y_upper; at index {i} y_lower = {lv!r} > y_upper = {hv!r}"
         )
     return y, lo, hi
 

@@ -27,8 +27,7 @@ _HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
     },
     prefer_skip_nested_validation=True,
 )
-def normal_negative_log_likelihood(y_true, y_mean, y_std, *, sample_weight=None,
-                                   aggregate=True):
+def normal_negative_log_likelihood(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
     r"""Negative log-likelihood of Normal forecasts ``N(y_mean, y_std**2)``.
 
     .. math::

@@ -72,26 +72,47 @@ _SPECS = (
     # calibration-error family (skcalib.metrics._calibration)
     _Spec("neg_expected_calibration_error", "ece", "expected_calibration_error", "proba"),
     _Spec("neg_max_calibration_error", "mce", "max_calibration_error", "proba"),
-    _Spec("neg_root_mean_squared_calibration_error", "rmsce",
-          "root_mean_squared_calibration_error", "proba"),
+    _Spec(
+        "neg_root_mean_squared_calibration_error",
+        "rmsce",
+        "root_mean_squared_calibration_error",
+        "proba",
+    ),
     _Spec("neg_static_calibration_error", "sce", "static_calibration_error", "proba"),
     _Spec("neg_adaptive_calibration_error", "ace", "adaptive_calibration_error", "proba"),
-    _Spec("neg_thresholded_adaptive_calibration_error", "tace",
-          "thresholded_adaptive_calibration_error", "proba"),
+    _Spec(
+        "neg_thresholded_adaptive_calibration_error",
+        "tace",
+        "thresholded_adaptive_calibration_error",
+        "proba",
+    ),
     _Spec("neg_general_calibration_error", "gce", "general_calibration_error", "proba"),
-    _Spec("neg_semiparametric_calibration_error", "spce", "semiparametric_calibration_error",
-          "proba"),
+    _Spec(
+        "neg_semiparametric_calibration_error", "spce", "semiparametric_calibration_error", "proba"
+    ),
     # proper scoring rules
     _Spec("neg_brier_score", "brier", "brier_score", "proba"),
     _Spec("neg_negative_log_likelihood", "nll", "negative_log_likelihood", "proba"),
     # ensembles: log predictive densities, higher is better, not negated
-    _Spec("importance_sampling_cross_validation", "iscv",
-          "importance_sampling_cross_validation", "ensemble", True, "iscv_of_members"),
+    _Spec(
+        "importance_sampling_cross_validation",
+        "iscv",
+        "importance_sampling_cross_validation",
+        "ensemble",
+        True,
+        "iscv_of_members",
+    ),
     _Spec("negative_waic", "waic", "negative_waic", "ensemble", True, "waic_of_members"),
     # Normal regression forecasts
     _Spec("neg_crps_normal", "crps", "crps_normal", "regression", False, "crps_of_normal_forecast"),
-    _Spec("neg_normal_negative_log_likelihood", "gaussian_nll",
-          "normal_negative_log_likelihood", "regression", False, "nll_of_normal_forecast"),
+    _Spec(
+        "neg_normal_negative_log_likelihood",
+        "gaussian_nll",
+        "normal_negative_log_likelihood",
+        "regression",
+        False,
+        "nll_of_normal_forecast",
+    ),
 )
 
 _BY_NAME = {n: s for s in _SPECS for n in (s.name, s.alias) if n is not None}
@@ -246,9 +267,7 @@ class _EnsembleScorer(_SklearnScorer):
         )
         _check_equal_weights(estimator)
         score_kwargs = {**self._kwargs, **kwargs}
-        return self._sign * self._score_func(
-            y_true, _FittedMembers(estimator, X), **score_kwargs
-        )
+        return self._sign * self._score_func(y_true, _FittedMembers(estimator, X), **score_kwargs)
 
 
 class _NormalForecastScorer(_SklearnScorer):
@@ -304,7 +323,8 @@ _KINDS = {
 def _option_names(score_func):
     params = inspect.signature(score_func).parameters.values()
     return sorted(
-        p.name for p in params
+        p.name
+        for p in params
         if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in _DATA_ARGS
     )
 

@@ -342,9 +342,11 @@ def _decomposition_exact(F, Y, sw, W):
     # observed frequency vectors
     hit = Y >= 0
     # (float64 even when no sample has an event: bincount of nothing is int64)
-    O_sum = np.bincount(
-        inv[hit] * d + Y[hit], weights=w[hit], minlength=G * d
-    ).astype(np.float64, copy=False).reshape(G, d)
+    O_sum = (
+        np.bincount(inv[hit] * d + Y[hit], weights=w[hit], minlength=G * d)
+        .astype(np.float64, copy=False)
+        .reshape(G, d)
+    )
     clim = O_sum.sum(axis=0) / W
     keep = n_g > 0
     O_g = np.zeros_like(O_sum)
@@ -648,9 +650,7 @@ def score_decomposition(
         x = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
         columns = [(x, data.y == data.pos_index)]
     else:
-        columns = (
-            (P[:, j].astype(np.float64), data.y == j) for j in range(P.shape[1])
-        )
+        columns = ((P[:, j].astype(np.float64), data.y == j) for j in range(P.shape[1]))
     s_fc = s_rc = s_cl = 0.0
     W = 1.0
     for x, o in columns:

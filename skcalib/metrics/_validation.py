@@ -156,9 +156,7 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     if sw.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {sw.shape}")
     if sw.shape[0] != n_samples:
-        raise ValueError(
-            f"{name} has {sw.shape[0]} elements but y_true has {n_samples} samples"
-        )
+        raise ValueError(f"{name} has {sw.shape[0]} elements but y_true has {n_samples} samples")
     if not np.isfinite(sw).all():
         raise ValueError(f"{name} contains NaN or infinity")
     if (sw < 0).any():
@@ -213,7 +211,7 @@ def _int_min_max(y):
     mn = mx = None
     step = max(1, CHUNK_BYTES // y.itemsize)
     for start in range(0, y.shape[0], step):
-        c = y[start:start + step]
+        c = y[start : start + step]
         cmn, cmx = int(c.min()), int(c.max())
         mn = cmn if mn is None else min(mn, cmn)
         mx = cmx if mx is None else max(mx, cmx)
@@ -235,7 +233,7 @@ def _unique_labels(y, min_max=None):
             present = np.zeros(span + 1, dtype=np.intp)
             step = max(1, CHUNK_BYTES // 8)
             for start in range(0, y.shape[0], step):
-                c = y[start:start + step].astype(np.intp)
+                c = y[start : start + step].astype(np.intp)
                 if mn:
                     c -= mn
                 present += np.bincount(c, minlength=span + 1)
@@ -291,8 +289,7 @@ def _raise_missing(y, mask, classes, labels_given):
     missing = np.unique(np.asarray(y[mask]).astype(object).astype(str))[:5]
     where = "labels" if labels_given else "the classes"
     raise ValueError(
-        f"y_true contains labels not in {where} {list(classes.tolist())!r}: "
-        f"{', '.join(missing)}"
+        f"y_true contains labels not in {where} {list(classes.tolist())!r}: {', '.join(missing)}"
     )
 
 
@@ -324,9 +321,7 @@ def _check_proba_array(y_proba):
         try:
             P = P.astype(np.float64)
         except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"y_proba must contain numbers, got dtype {P.dtype}: {exc}"
-            ) from exc
+            raise ValueError(f"y_proba must contain numbers, got dtype {P.dtype}: {exc}") from exc
     if P.ndim == 0:
         raise ValueError("y_proba must be 1-D or 2-D, got a scalar")
     if P.ndim > 2:
@@ -506,9 +501,11 @@ def check_classification_input(
 
 
 def _index_of(classes, label):
-    matches = np.flatnonzero(classes == label) if classes.dtype.kind != "O" else [
-        i for i, c in enumerate(classes) if c == label
-    ]
+    matches = (
+        np.flatnonzero(classes == label)
+        if classes.dtype.kind != "O"
+        else [i for i, c in enumerate(classes) if c == label]
+    )
     if len(matches) == 0:
         raise ValueError(
             f"pos_label={label!r} is not one of the classes {list(classes.tolist())!r}"

@@ -69,28 +69,64 @@ def add_report_parser(subparsers):
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("predictions", nargs="?", metavar="PREDICTIONS",
-                   help="predictions file: .csv, .parquet or .npz")
-    p.add_argument("--demo", action="store_true",
-                   help="fit three classifiers on bundled scikit-learn datasets (offline) "
-                        "and report their test-split predictions")
-    p.add_argument("--label-col", metavar="COL", default=None,
-                   help='label column of a .csv/.parquet file (default: "y")')
-    p.add_argument("--proba-cols", metavar="A,B,...", default=None,
-                   help="comma-separated probability columns, named by class (default: "
-                        "every column except the label and model columns)")
-    p.add_argument("--model-col", metavar="COL", default=None,
-                   help="column naming the model of each row (several models in one file)")
-    p.add_argument("--n-bins", metavar="N", type=_positive_int, default=15,
-                   help="number of bins of the binned metrics and the diagram (default: 15)")
-    p.add_argument("--renormalize", action="store_true",
-                   help="divide each probability row by its sum (for probabilities rounded "
-                        "when saved; sums further than 0.01 from 1 are still an error)")
-    p.add_argument("--digits", metavar="D", type=_positive_int, default=4,
-                   help="digits after the decimal point in the printed table (default: 4)")
-    p.add_argument("--out", metavar="DIR", default=None,
-                   help="directory for calibration_report.csv/.json and the reliability "
-                        "diagram PNGs (created if needed); without it nothing is written")
+    p.add_argument(
+        "predictions",
+        nargs="?",
+        metavar="PREDICTIONS",
+        help="predictions file: .csv, .parquet or .npz",
+    )
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="fit three classifiers on bundled scikit-learn datasets (offline) "
+        "and report their test-split predictions",
+    )
+    p.add_argument(
+        "--label-col",
+        metavar="COL",
+        default=None,
+        help='label column of a .csv/.parquet file (default: "y")',
+    )
+    p.add_argument(
+        "--proba-cols",
+        metavar="A,B,...",
+        default=None,
+        help="comma-separated probability columns, named by class (default: "
+        "every column except the label and model columns)",
+    )
+    p.add_argument(
+        "--model-col",
+        metavar="COL",
+        default=None,
+        help="column naming the model of each row (several models in one file)",
+    )
+    p.add_argument(
+        "--n-bins",
+        metavar="N",
+        type=_positive_int,
+        default=15,
+        help="number of bins of the binned metrics and the diagram (default: 15)",
+    )
+    p.add_argument(
+        "--renormalize",
+        action="store_true",
+        help="divide each probability row by its sum (for probabilities rounded "
+        "when saved; sums further than 0.01 from 1 are still an error)",
+    )
+    p.add_argument(
+        "--digits",
+        metavar="D",
+        type=_positive_int,
+        default=4,
+        help="digits after the decimal point in the printed table (default: 4)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="directory for calibration_report.csv/.json and the reliability "
+        "diagram PNGs (created if needed); without it nothing is written",
+    )
     p.set_defaults(func=run_report, _parser=p)
     return p
 
@@ -136,8 +172,10 @@ def run_report(args):
             calibration_report(y, proba, n_bins=args.n_bins, title=title)
             for title, y, proba in demo_predictions()
         ]
-        print("skcalib report --demo: three classifiers fitted on 75% of two datasets that "
-              "ship with scikit-learn,\nevaluated on the other 25%.\n")
+        print(
+            "skcalib report --demo: three classifiers fitted on 75% of two datasets that "
+            "ship with scikit-learn,\nevaluated on the other 25%.\n"
+        )
     else:
         src = args.predictions
         proba_cols = None
@@ -145,17 +183,26 @@ def run_report(args):
             proba_cols = [c.strip() for c in args.proba_cols.split(",") if c.strip()]
         try:
             pred = read_predictions(
-                src, label_col=args.label_col, proba_cols=proba_cols,
-                model_col=args.model_col, renormalize=args.renormalize,
+                src,
+                label_col=args.label_col,
+                proba_cols=proba_cols,
+                model_col=args.model_col,
+                renormalize=args.renormalize,
             )
         except (PredictionsFileError, OSError) as exc:
             return _error(f"{src}: {_message(exc)}")
         y_proba = pred.y_proba if len(pred.y_proba) > 1 else pred.y_proba["model"]
         try:
-            reports = [calibration_report(
-                pred.y_true, y_proba, n_bins=args.n_bins, labels=pred.labels,
-                pos_label=pred.pos_label, title=pred.title,
-            )]
+            reports = [
+                calibration_report(
+                    pred.y_true,
+                    y_proba,
+                    n_bins=args.n_bins,
+                    labels=pred.labels,
+                    pos_label=pred.pos_label,
+                    title=pred.title,
+                )
+            ]
         except (ValueError, KeyError) as exc:
             msg = _locate(_message(exc), pred)
             if "sum to 1" in msg and not args.renormalize:
@@ -213,23 +260,35 @@ def write_outputs(reports, out_dir):
         w.writerow(["report", "model", "n_samples", *keys])
         for r in reports:
             for row in r.rows():
-                w.writerow([r.title or "", row["model"], row["n_samples"],
-                            *(_csv_value(row.get(k, float("nan"))) for k in keys)])
+                w.writerow(
+                    [
+                        r.title or "",
+                        row["model"],
+                        row["n_samples"],
+                        *(_csv_value(row.get(k, float("nan"))) for k in keys),
+                    ]
+                )
     written.append(csv_path)
 
     json_path = os.path.join(out_dir, JSON_NAME)
     from .. import __version__
 
     with open(json_path, "w", encoding="utf-8") as f:
-        json.dump({"skcalib_version": __version__, "reports": [r.to_dict() for r in reports]},
-                  f, indent=1, allow_nan=False)
+        json.dump(
+            {"skcalib_version": __version__, "reports": [r.to_dict() for r in reports]},
+            f,
+            indent=1,
+            allow_nan=False,
+        )
     written.append(json_path)
 
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        return written, ("matplotlib is not installed, so no reliability diagram was drawn "
-                         "(pip install matplotlib)")
+        return written, (
+            "matplotlib is not installed, so no reliability diagram was drawn "
+            "(pip install matplotlib)"
+        )
     used = set()
     for r in reports:
         path = os.path.join(out_dir, f"reliability_{_slug(r.title, used)}.png")
@@ -255,6 +314,9 @@ def save_reliability_diagram(report, path):
         ax_count.stairs(np.asarray(c.bin_count), np.asarray(c.bin_edges), label=m)
     ax_count.set_ylabel("samples per bin")
     pos = report.positive_class[report.models[0]]
-    ax_count.set_xlabel(f"predicted probability of class {pos}" if pos is not None
-                        else "confidence (top-label probability)")
+    ax_count.set_xlabel(
+        f"predicted probability of class {pos}"
+        if pos is not None
+        else "confidence (top-label probability)"
+    )
     fig.savefig(path, dpi=100)

@@ -51,8 +51,7 @@ class Predictions:
     lines: dict = field(default_factory=dict)
 
 
-def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None,
-                     renormalize=False):
+def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None, renormalize=False):
     """Read a predictions file (.csv, .parquet or .npz).
 
     Parameters
@@ -87,8 +86,11 @@ def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None,
     stem, ext = os.path.splitext(base)
     ext = ext.lower()
     if ext == ".npz":
-        for opt, val in (("--label-col", label_col), ("--proba-cols", proba_cols),
-                         ("--model-col", model_col)):
+        for opt, val in (
+            ("--label-col", label_col),
+            ("--proba-cols", proba_cols),
+            ("--model-col", model_col),
+        ):
             if val is not None:
                 raise PredictionsFileError(
                     f"{opt} applies to .csv and .parquet tables, not to .npz files "
@@ -103,14 +105,17 @@ def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None,
             columns, lines = _read_parquet(path), None
             text = False
         pred = _table_to_predictions(
-            columns, lines, text=text, title=stem,
+            columns,
+            lines,
+            text=text,
+            title=stem,
             label_col="y" if label_col is None else label_col,
-            proba_cols=proba_cols, model_col=model_col,
+            proba_cols=proba_cols,
+            model_col=model_col,
         )
     else:
         raise PredictionsFileError(
-            f"unsupported file type {ext or '(no extension)'!r}: expected .csv, .parquet "
-            "or .npz"
+            f"unsupported file type {ext or '(no extension)'!r}: expected .csv, .parquet or .npz"
         )
     if renormalize:
         pred.y_proba = {m: _renormalize(p) for m, p in pred.y_proba.items()}
@@ -346,8 +351,11 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
             "predicted probabilities per class, named by the class"
         )
 
-    y = (_parse_labels(columns[label_col], label_col, lines) if text
-         else np.asarray(columns[label_col]))
+    y = (
+        _parse_labels(columns[label_col], label_col, lines)
+        if text
+        else np.asarray(columns[label_col])
+    )
     P = np.column_stack([_parse_numbers(columns[c], c, lines, text) for c in proba_cols])
     classes = [_class_of_column(c, y, label_col) for c in proba_cols]
     keys = [_key(c) for c in classes]
@@ -397,9 +405,14 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
             labels = np.array(cls, dtype=object) if y.dtype.kind == "O" else np.array(cls)
 
     if model_col is None:
-        return Predictions(title=title, y_true=y, y_proba={"model": P}, labels=labels,
-                           pos_label=_py(pos_label),
-                           lines={"model": lines} if lines is not None else {})
+        return Predictions(
+            title=title,
+            y_true=y,
+            y_proba={"model": P},
+            labels=labels,
+            pos_label=_py(pos_label),
+            lines={"model": lines} if lines is not None else {},
+        )
     mv = np.array([str(v) for v in columns[model_col]])
     uniq, first, inverse = np.unique(mv, return_index=True, return_inverse=True)
     y_true, y_proba, model_lines = {}, {}, {}
@@ -410,8 +423,14 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
         y_proba[m] = P[mask]
         if lines is not None:
             model_lines[m] = lines[mask]
-    return Predictions(title=title, y_true=y_true, y_proba=y_proba, labels=labels,
-                       pos_label=_py(pos_label), lines=model_lines)
+    return Predictions(
+        title=title,
+        y_true=y_true,
+        y_proba=y_proba,
+        labels=labels,
+        pos_label=_py(pos_label),
+        lines=model_lines,
+    )
 
 
 def _renormalize(P):

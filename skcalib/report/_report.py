@@ -55,20 +55,36 @@ def _metric_columns(n_bins, multiclass):
     width = f"{n_bins} equal-width bins"
     cols = [
         MetricColumn("accuracy", "accuracy", True, "fraction of correct top-label predictions"),
-        MetricColumn("expected_calibration_error", "ECE", False,
-                     "expected calibration error", width),
+        MetricColumn(
+            "expected_calibration_error", "ECE", False, "expected calibration error", width
+        ),
         MetricColumn("max_calibration_error", "MCE", False, "maximum calibration error", width),
-        MetricColumn("root_mean_squared_calibration_error", "RMSCE", False,
-                     "root-mean-squared calibration error", f"{n_bins} equal-mass bins"),
+        MetricColumn(
+            "root_mean_squared_calibration_error",
+            "RMSCE",
+            False,
+            "root-mean-squared calibration error",
+            f"{n_bins} equal-mass bins",
+        ),
     ]
     if multiclass:
-        cols.append(MetricColumn("static_calibration_error", "SCE", False,
-                                 "static calibration error", f"class-wise, {width}"))
+        cols.append(
+            MetricColumn(
+                "static_calibration_error",
+                "SCE",
+                False,
+                "static calibration error",
+                f"class-wise, {width}",
+            )
+        )
     if hasattr(_metrics, "brier_score"):
         cols.append(MetricColumn("brier_score", "Brier", False, "Brier score"))
     if hasattr(_metrics, "negative_log_likelihood"):
-        cols.append(MetricColumn("negative_log_likelihood", "NLL", False,
-                                 "negative log-likelihood (log loss)"))
+        cols.append(
+            MetricColumn(
+                "negative_log_likelihood", "NLL", False, "negative log-likelihood (log loss)"
+            )
+        )
     return cols
 
 
@@ -107,8 +123,9 @@ class CalibrationReport:
     n_bins : int
     """
 
-    def __init__(self, *, title, models, columns, values, n_samples, classes,
-                 positive_class, curves, n_bins):
+    def __init__(
+        self, *, title, models, columns, values, n_samples, classes, positive_class, curves, n_bins
+    ):
         self.title = title
         self.models = list(models)
         self.columns = list(columns)
@@ -123,8 +140,11 @@ class CalibrationReport:
     def rows(self):
         """One dict per model: ``model``, ``n_samples`` and one float per metric key."""
         return [
-            {"model": m, "n_samples": self.n_samples[m],
-             **{c.key: self.values[m][c.key] for c in self.columns}}
+            {
+                "model": m,
+                "n_samples": self.n_samples[m],
+                **{c.key: self.values[m][c.key] for c in self.columns},
+            }
             for m in self.models
         ]
 
@@ -147,14 +167,16 @@ class CalibrationReport:
             "title": self.title,
             "n_bins": self.n_bins,
             "columns": [
-                {"key": c.key, "header": c.header, "greater_is_better": c.greater_is_better,
-                 "description": c.description, "binning": c.binning}
+                {
+                    "key": c.key,
+                    "header": c.header,
+                    "greater_is_better": c.greater_is_better,
+                    "description": c.description,
+                    "binning": c.binning,
+                }
                 for c in self.columns
             ],
-            "rows": [
-                {k: _finite_or_none(v) for k, v in row.items()}
-                for row in self.rows()
-            ],
+            "rows": [{k: _finite_or_none(v) for k, v in row.items()} for row in self.rows()],
             "classes": {m: np.asarray(self.classes[m]).tolist() for m in self.models},
             "positive_class": {m: _py(self.positive_class[m]) for m in self.models},
             "reliability_curves": {
@@ -260,8 +282,13 @@ class CalibrationReport:
             c = self.curves[m]
             keep = np.asarray(c.bin_count) > 0
             ece = self.values[m].get("expected_calibration_error", float("nan"))
-            ax.plot(np.asarray(c.prob_pred)[keep], np.asarray(c.prob_true)[keep], "o-",
-                    markersize=4, label=f"{m} (ECE {_fmt(ece, 3)})")
+            ax.plot(
+                np.asarray(c.prob_pred)[keep],
+                np.asarray(c.prob_true)[keep],
+                "o-",
+                markersize=4,
+                label=f"{m} (ECE {_fmt(ece, 3)})",
+            )
         pos = self.positive_class[self.models[0]]
         if pos is not None:
             ax.set_xlabel(f"mean predicted probability of class {pos}")
@@ -271,8 +298,9 @@ class CalibrationReport:
             ax.set_ylabel("accuracy")
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"Reliability diagram{': ' + self.title if self.title else ''}"
-                     f" ({self.n_bins} bins)")
+        ax.set_title(
+            f"Reliability diagram{': ' + self.title if self.title else ''} ({self.n_bins} bins)"
+        )
         ax.legend(loc="best", fontsize="small")
         return ax
 
@@ -419,7 +447,11 @@ def calibration_report(
         sw_m = _per_model(sample_weight, m, "sample_weight")
         try:
             data = _metrics.check_classification_input(
-                y_m, probas[m], sample_weight=sw_m, labels=labels, pos_label=pos_label,
+                y_m,
+                probas[m],
+                sample_weight=sw_m,
+                labels=labels,
+                pos_label=pos_label,
             )
         except ValueError as exc:
             if len(models) == 1:
@@ -428,8 +460,7 @@ def calibration_report(
         inputs[m] = (y_m, probas[m], sw_m, data)
         n_samples[m] = int(data.n_samples)
         classes[m] = data.classes
-        positive[m] = (_py(data.classes[data.pos_index]) if data.pos_index is not None
-                       else None)
+        positive[m] = _py(data.classes[data.pos_index]) if data.pos_index is not None else None
 
     multiclass = any(len(classes[m]) > 2 for m in models)
     columns = _metric_columns(n_bins, multiclass)
@@ -437,8 +468,7 @@ def calibration_report(
         y_m, p_m, sw_m, data = inputs[m]
         common = {"sample_weight": sw_m, "labels": labels, "pos_label": pos_label}
         try:
-            top = _metrics.reliability_curve(y_m, p_m, n_bins=1, multiclass="top_label",
-                                             **common)
+            top = _metrics.reliability_curve(y_m, p_m, n_bins=1, multiclass="top_label", **common)
             curves[m] = _metrics.reliability_curve(y_m, p_m, n_bins=n_bins, **common)
             row = {"accuracy": float(top.prob_true[0])}
             for col in columns[1:]:
@@ -450,8 +480,15 @@ def calibration_report(
             raise ValueError(f"model {m!r}: {exc}") from exc
         values[m] = row
     return CalibrationReport(
-        title=title, models=models, columns=columns, values=values, n_samples=n_samples,
-        classes=classes, positive_class=positive, curves=curves, n_bins=n_bins,
+        title=title,
+        models=models,
+        columns=columns,
+        values=values,
+        n_samples=n_samples,
+        classes=classes,
+        positive_class=positive,
+        curves=curves,
+        n_bins=n_bins,
     )
 
 

@@ -206,8 +206,7 @@ def _scoring_lists(StrOptions):
     for d in _iter_constraint_dicts():
         for constraints in d.values():
             if isinstance(constraints, list) and any(
-                isinstance(c, StrOptions) and _MARKER_NAMES <= set(c.options)
-                for c in constraints
+                isinstance(c, StrOptions) and _MARKER_NAMES <= set(c.options) for c in constraints
             ):
                 found[id(constraints)] = constraints
     return list(found.values())

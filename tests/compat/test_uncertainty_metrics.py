@@ -25,20 +25,28 @@ from skcalib.metrics._binning_compat import (
 # shared data of the reference tests (§2.6)
 # --------------------------------------------------------------------------------------
 
-P3 = np.array([
-    [0.42610548, 0.41748077, 0.15641374],
-    [0.44766216, 0.47721294, 0.0751249],
-    [0.1862702, 0.15139402, 0.66233578],
-    [0.05753544, 0.8561222, 0.08634236],
-    [0.18697925, 0.29836466, 0.51465609],
-])
+P3 = np.array(
+    [
+        [0.42610548, 0.41748077, 0.15641374],
+        [0.44766216, 0.47721294, 0.0751249],
+        [0.1862702, 0.15139402, 0.66233578],
+        [0.05753544, 0.8561222, 0.08634236],
+        [0.18697925, 0.29836466, 0.51465609],
+    ]
+)
 L3 = np.array([0, 1, 2, 1, 2])
-PB = np.array([.91, .32, .66, .67, .57, .98, .41, .19])
+PB = np.array([0.91, 0.32, 0.66, 0.67, 0.57, 0.98, 0.41, 0.19])
 LB = np.array([1, 0, 1, 1, 0, 1, 0, 0])
-PM = np.array([
-    [0.31, 0.32, 0.27], [0.37, 0.33, 0.30], [0.30, 0.31, 0.39],
-    [0.61, 0.38, 0.01], [0.10, 0.65, 0.25], [0.91, 0.05, 0.04],
-])
+PM = np.array(
+    [
+        [0.31, 0.32, 0.27],
+        [0.37, 0.33, 0.30],
+        [0.30, 0.31, 0.39],
+        [0.61, 0.38, 0.01],
+        [0.10, 0.65, 0.25],
+        [0.91, 0.05, 0.04],
+    ]
+)
 LM = np.array([1, 0, 0, 1, 0, 0])
 P3_PADDED = np.hstack([P3, np.zeros((5, 1))])
 
@@ -49,16 +57,30 @@ P3_PADDED = np.hstack([P3, np.zeros((5, 1))])
 
 
 def test_consistency_t1():
-    value = um.gce(L3, P3, num_bins=30, binning_scheme="even", class_conditional=False,
-                   max_prob=True, norm="l1")
+    value = um.gce(
+        L3,
+        P3,
+        num_bins=30,
+        binning_scheme="even",
+        class_conditional=False,
+        max_prob=True,
+        norm="l1",
+    )
     assert value == pytest.approx(0.412713502, abs=5e-8)
     assert isinstance(value, float)
 
 
 @pytest.mark.parametrize("probs", [PB, PB.reshape(8, 1)], ids=["1d", "n_by_1"])
 def test_binary_t2_t3(probs):
-    value = um.gce(LB, probs, num_bins=30, binning_scheme="even", class_conditional=False,
-                   max_prob=True, norm="l1")
+    value = um.gce(
+        LB,
+        probs,
+        num_bins=30,
+        binning_scheme="even",
+        class_conditional=False,
+        max_prob=True,
+        norm="l1",
+    )
     assert round(value, 7) == round(0.18124999999999997, 7)
     assert value == pytest.approx(0.18125, rel=1e-15)
 
@@ -107,10 +129,12 @@ TABLE_PADDED = {
 
 
 def _expected_32(table):
-    return np.array([
-        table[(scheme, mp, cc)][0 if norm == "l1" else 1]
-        for scheme, mp, cc, _thr, norm in um.ALL_METRIC_PARAMETERS
-    ])
+    return np.array(
+        [
+            table[(scheme, mp, cc)][0 if norm == "l1" else 1]
+            for scheme, mp, cc, _thr, norm in um.ALL_METRIC_PARAMETERS
+        ]
+    )
 
 
 @pytest.mark.parametrize(
@@ -175,16 +199,12 @@ def test_named_functions_are_gce_special_cases():
     assert um.sce(y, P, 7) == um.gce(y, P, "even", False, True, "l1", 7)
     assert um.ace(y, P, 7) == um.gce(y, P, "adaptive", False, True, "l1", 7)
     assert um.tace(y, P, 7, 0.2) == um.gce(y, P, "adaptive", False, True, "l1", 7, 0.2)
-    assert um.rmsce(y, P, datapoints_per_bin=8) == um.gce(
-        y, P, "adaptive", True, False, "l2", 5
-    )
+    assert um.rmsce(y, P, datapoints_per_bin=8) == um.gce(y, P, "adaptive", True, False, "l2", 5)
 
 
 def test_sce_three_class_derived():
-    probs = [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4]]
-    assert um.sce([0, 1, 2], probs, num_bins=10) == pytest.approx(
-        0.28888888888888886, rel=1e-15
-    )
+    probs = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]
+    assert um.sce([0, 1, 2], probs, num_bins=10) == pytest.approx(0.28888888888888886, rel=1e-15)
 
 
 def test_binary_edge_d10():
@@ -198,8 +218,9 @@ def test_binary_edge_d10():
 
 def test_datapoints_per_bin_zero_bins_single_bin():
     # int(3 / 100) = 0 bins -> one bin over everything
-    value = um.gce([0, 1, 1], [0.2, 0.7, 0.9], "adaptive", True, False, "l2",
-                   datapoints_per_bin=100)
+    value = um.gce(
+        [0, 1, 1], [0.2, 0.7, 0.9], "adaptive", True, False, "l2", datapoints_per_bin=100
+    )
     assert value == pytest.approx(0.2000000000000001, rel=1e-15)
     assert value == um.rmsce([0, 1, 1], [0.2, 0.7, 0.9], datapoints_per_bin=100)
 
@@ -244,9 +265,7 @@ def test_nan_in_row_drops_row_from_top_label():
 
 def test_even_bins_float_edges_m10():
     p = np.arange(11) / 10
-    assert um_assign_bins(p, um_even_upper_edges(10)).tolist() == [
-        0, 1, 2, 2, 4, 5, 5, 6, 8, 9, 10
-    ]
+    assert um_assign_bins(p, um_even_upper_edges(10)).tolist() == [0, 1, 2, 2, 4, 5, 5, 6, 8, 9, 10]
 
 
 @pytest.mark.parametrize("M", [15, 30])
@@ -263,9 +282,9 @@ def test_even_bins_below_zero_and_extra_bin():
 @pytest.mark.parametrize(
     "values, M, edges, sizes",
     [
-        ([.1, .2, .3, .4, .5, .6, .7], 3, [0.3, 0.6], [2, 3, 2]),
+        ([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7], 3, [0.3, 0.6], [2, 3, 2]),
         (np.arange(10) / 10, 4, [0.2, 0.5, 0.8], [2, 3, 3, 2]),
-        ([.5] * 5 + [.9], 3, [0.5, 0.5], [0, 0, 6]),
+        ([0.5] * 5 + [0.9], 3, [0.5, 0.5], [0, 0, 6]),
     ],
 )
 def test_get_adaptive_bins_derived(values, M, edges, sizes):
@@ -277,7 +296,7 @@ def test_get_adaptive_bins_derived(values, M, edges, sizes):
 
 
 def test_get_adaptive_bins_empty():
-    assert um_adaptive_upper_edges(np.array([]), 4).tolist() == [0, .25, .5, .75]
+    assert um_adaptive_upper_edges(np.array([]), 4).tolist() == [0, 0.25, 0.5, 0.75]
     assert um_adaptive_upper_edges(np.array([0.3, 0.1]), 0).tolist() == []
 
 
@@ -356,8 +375,9 @@ def _slow_argmax(row):
     return best
 
 
-def _slow_gce(labels, probs, scheme, max_prob, cc, norm, num_bins=30, threshold=0.0,
-              datapoints_per_bin=None):
+def _slow_gce(
+    labels, probs, scheme, max_prob, cc, norm, num_bins=30, threshold=0.0, datapoints_per_bin=None
+):
     probs = np.asarray(probs)
     if probs.ndim == 2 and probs.shape[1] == 1:
         probs = probs[:, 0]
@@ -376,14 +396,22 @@ def _slow_gce(labels, probs, scheme, max_prob, cc, norm, num_bins=30, threshold=
                 a = _slow_argmax(r)
                 pairs.append((r[a], 1.0 if y == a else 0.0))
         else:
-            pairs = [(r[j], 1.0 if y == j else 0.0) for r, y in zip(rows, labels, strict=True)
-                     for j in range(k)]
+            pairs = [
+                (r[j], 1.0 if y == j else 0.0)
+                for r, y in zip(rows, labels, strict=True)
+                for j in range(k)
+            ]
         groups = [pairs]
     else:
         groups = []
         for j in range(k):
-            groups.append([(r[j], 1.0 if y == j else 0.0) for r, y in zip(rows, labels, strict=True)
-                           if not max_prob or _slow_argmax(r) == j])
+            groups.append(
+                [
+                    (r[j], 1.0 if y == j else 0.0)
+                    for r, y in zip(rows, labels, strict=True)
+                    if not max_prob or _slow_argmax(r) == j
+                ]
+            )
     errors = []
     for pairs in groups:
         kept = [(v, t) for v, t in pairs if v > threshold]
@@ -429,13 +457,19 @@ def test_against_slow_implementation(seed):
                 fast = um.gce(y, P, scheme, mp, cc, norm, num_bins, thr)
                 slow = _slow_gce(y, P, scheme, mp, cc, norm, num_bins, thr)
                 assert fast == pytest.approx(slow, rel=1e-12, abs=1e-15), (
-                    scheme, mp, cc, thr, norm, num_bins
+                    scheme,
+                    mp,
+                    cc,
+                    thr,
+                    norm,
+                    num_bins,
                 )
         # datapoints_per_bin (including 0 bins) and a large threshold
         for dpb in (1, 3, 7, 1000):
             assert um.rmsce(y, P, datapoints_per_bin=dpb) == pytest.approx(
                 _slow_gce(y, P, "adaptive", True, False, "l2", datapoints_per_bin=dpb),
-                rel=1e-12, abs=1e-15,
+                rel=1e-12,
+                abs=1e-15,
             )
         assert um.tace(y, P, 5, 0.3) == pytest.approx(
             _slow_gce(y, P, "adaptive", False, True, "l1", 5, 0.3), rel=1e-12, abs=1e-15
@@ -499,11 +533,20 @@ def test_threshold_normalisation_differs_from_skcalib():
 
 # the example of doc/compat.rst: rows sum to one (skcalib validates them), with an exact
 # zero, a confidence of 1.0 next to 0.95, and confidences on bin edges
-DOC_P = np.array([
-    [0.7, 0.2, 0.1], [0.5, 0.5, 0.0], [0.1, 0.6, 0.3], [0.3, 0.3, 0.4], [1.0, 0.0, 0.0],
-    [0.95, 0.05, 0.0], [0.35, 0.3, 0.35], [0.05, 0.15, 0.8], [0.6, 0.3, 0.1],
-    [0.2, 0.7, 0.1],
-])
+DOC_P = np.array(
+    [
+        [0.7, 0.2, 0.1],
+        [0.5, 0.5, 0.0],
+        [0.1, 0.6, 0.3],
+        [0.3, 0.3, 0.4],
+        [1.0, 0.0, 0.0],
+        [0.95, 0.05, 0.0],
+        [0.35, 0.3, 0.35],
+        [0.05, 0.15, 0.8],
+        [0.6, 0.3, 0.1],
+        [0.2, 0.7, 0.1],
+    ]
+)
 DOC_Y = np.array([0, 1, 1, 2, 0, 1, 1, 2, 1, 0])
 
 
@@ -512,20 +555,23 @@ def test_doc_compat_table():
     rows = {
         "ece": (um.ece(y, P, 10), skm.expected_calibration_error(y, P, n_bins=10)),
         "ece_default": (um.ece(y, P), skm.expected_calibration_error(y, P)),
-        "rmsce": (um.rmsce(y, P, 10),
-                  skm.root_mean_squared_calibration_error(y, P, n_bins=10)),
+        "rmsce": (um.rmsce(y, P, 10), skm.root_mean_squared_calibration_error(y, P, n_bins=10)),
         "sce": (um.sce(y, P, 10), skm.static_calibration_error(y, P, n_bins=10)),
         "ace": (um.ace(y, P, 10), skm.adaptive_calibration_error(y, P, n_bins=10)),
-        "tace": (um.tace(y, P, 10),
-                 skm.thresholded_adaptive_calibration_error(y, P, n_bins=10)),
-        "gce_l2": (um.gce(y, P, "even", True, False, "l2", 10),
-                   skm.general_calibration_error(y, P, n_bins=10, norm="l2")),
+        "tace": (um.tace(y, P, 10), skm.thresholded_adaptive_calibration_error(y, P, n_bins=10)),
+        "gce_l2": (
+            um.gce(y, P, "even", True, False, "l2", 10),
+            skm.general_calibration_error(y, P, n_bins=10, norm="l2"),
+        ),
         "ece_binary": (um.ece(LB, PB, 10), skm.expected_calibration_error(LB, PB, n_bins=10)),
-        "ece_binary_top": (um.ece(LB, PB, 10), skm.general_calibration_error(
-            LB, PB, n_bins=10, multiclass="top_label")),
-        "ece_edge": (um.ece([0, 1], [1.0, 0.95], 10),
-                     skm.general_calibration_error([0, 1], [1.0, 0.95], n_bins=10,
-                                                   multiclass="top_label")),
+        "ece_binary_top": (
+            um.ece(LB, PB, 10),
+            skm.general_calibration_error(LB, PB, n_bins=10, multiclass="top_label"),
+        ),
+        "ece_edge": (
+            um.ece([0, 1], [1.0, 0.95], 10),
+            skm.general_calibration_error([0, 1], [1.0, 0.95], n_bins=10, multiclass="top_label"),
+        ),
     }
     documented = {
         "ece": (0.3200, 0.2500),

@@ -27,8 +27,7 @@ def _matrix(y_proba, n_classes, pos_index):
     return rows
 
 
-def slow_groups(y, y_proba, *, multiclass="auto", labels=None, pos_label=None,
-                sample_weight=None):
+def slow_groups(y, y_proba, *, multiclass="auto", labels=None, pos_label=None, sample_weight=None):
     """List of groups, each a list of (confidence, outcome, weight) triples."""
     y = list(y)
     classes = _classes_of(y, labels)
@@ -46,16 +45,18 @@ def slow_groups(y, y_proba, *, multiclass="auto", labels=None, pos_label=None,
     if mode == "auto":
         mode = "binary" if binary else "top_label"
     if mode == "binary":
-        return [[(rows[i][pos_index], 1.0 if yi[i] == pos_index else 0.0, w[i])
-                 for i in range(len(y))]]
+        return [
+            [(rows[i][pos_index], 1.0 if yi[i] == pos_index else 0.0, w[i]) for i in range(len(y))]
+        ]
     if mode == "top_label":
         g = []
         for i in range(len(y)):
             j = max(range(k), key=lambda c: (rows[i][c], -c))
             g.append((rows[i][j], 1.0 if yi[i] == j else 0.0, w[i]))
         return [g]
-    return [[(rows[i][j], 1.0 if yi[i] == j else 0.0, w[i]) for i in range(len(y))]
-            for j in range(k)]
+    return [
+        [(rows[i][j], 1.0 if yi[i] == j else 0.0, w[i]) for i in range(len(y))] for j in range(k)
+    ]
 
 
 def slow_edges(values_weights, n_bins, strategy):
@@ -89,8 +90,11 @@ def slow_stats(groups, *, n_bins, strategy, threshold=0.0, bins=None):
     out = []
     for g in groups:
         kept = [(c, o, w) for c, o, w in g if threshold <= 0 or c > threshold]
-        edges = list(bins) if bins is not None else slow_edges(
-            [(c, w) for c, _, w in kept], n_bins, strategy)
+        edges = (
+            list(bins)
+            if bins is not None
+            else slow_edges([(c, w) for c, _, w in kept], n_bins, strategy)
+        )
         nb = len(edges) - 1
         cnt, sp, st = [0.0] * nb, [0.0] * nb, [0.0] * nb
         for c, o, w in kept:
@@ -102,14 +106,31 @@ def slow_stats(groups, *, n_bins, strategy, threshold=0.0, bins=None):
     return out
 
 
-def slow_gce(y, y_proba, *, n_bins=15, strategy="uniform", multiclass="auto", norm="l1",
-             threshold=0.0, debias=False, bins=None, sample_weight=None, labels=None,
-             pos_label=None):
-    groups = slow_groups(y, y_proba, multiclass=multiclass, labels=labels,
-                         pos_label=pos_label, sample_weight=sample_weight)
+def slow_gce(
+    y,
+    y_proba,
+    *,
+    n_bins=15,
+    strategy="uniform",
+    multiclass="auto",
+    norm="l1",
+    threshold=0.0,
+    debias=False,
+    bins=None,
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    groups = slow_groups(
+        y,
+        y_proba,
+        multiclass=multiclass,
+        labels=labels,
+        pos_label=pos_label,
+        sample_weight=sample_weight,
+    )
     total = sum(w for _, _, w in groups[0])
-    stats = slow_stats(groups, n_bins=n_bins, strategy=strategy, threshold=threshold,
-                       bins=bins)
+    stats = slow_stats(groups, n_bins=n_bins, strategy=strategy, threshold=threshold, bins=bins)
     G = len(groups)
     if norm == "max":
         best = 0.0

@@ -136,8 +136,7 @@ def test_uniform_assignment_exact_on_edges(n_bins):
     # right-closed: edge k/n (k >= 1) belongs to bin k-1; 0 to bin 0, 1 to the last bin
     assert_array_equal(assign_bins(edges, edges), np.r_[0, np.arange(n_bins)])
     x32 = x.astype(np.float32)
-    ref32 = np.clip(np.searchsorted(edges, x32.astype(np.float64), side="left") - 1, 0,
-                    n_bins - 1)
+    ref32 = np.clip(np.searchsorted(edges, x32.astype(np.float64), side="left") - 1, 0, n_bins - 1)
     assert_array_equal(assign_bins(x32, edges), ref32)
 
 
@@ -171,8 +170,10 @@ def test_quantile_edges_weighted_equals_repetition():
     w = rng.integers(0, 4, 50)
     w[0] = 1
     for n_bins in (1, 2, 3, 7, 10):
-        assert_array_equal(quantile_bin_edges(x, n_bins, w.astype(float)),
-                           quantile_bin_edges(np.repeat(x, w), n_bins))
+        assert_array_equal(
+            quantile_bin_edges(x, n_bins, w.astype(float)),
+            quantile_bin_edges(np.repeat(x, w), n_bins),
+        )
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 499, 500, 501])
@@ -243,8 +244,12 @@ def test_fast_matches_slow(kwargs, k, weighted):
             sw[rng.random(n) < 0.2] = 0.0
             sw[0] = 1.0
         fast = general_calibration_error(y, P, sample_weight=sw, **kwargs)
-        slow = slow_gce(list(y), [list(r) if k > 1 else r for r in P],
-                        sample_weight=None if sw is None else list(sw), **kwargs)
+        slow = slow_gce(
+            list(y),
+            [list(r) if k > 1 else r for r in P],
+            sample_weight=None if sw is None else list(sw),
+            **kwargs,
+        )
         assert fast == pytest.approx(slow, rel=1e-9, abs=1e-12), (seed, n)
 
 
@@ -254,15 +259,18 @@ def test_named_metrics_are_their_general_form():
     assert expected_calibration_error(y, P) == general_calibration_error(y, P)
     assert max_calibration_error(y, P) == general_calibration_error(y, P, norm="max")
     assert root_mean_squared_calibration_error(y, P) == general_calibration_error(
-        y, P, strategy="quantile", norm="l2")
-    assert static_calibration_error(y, P) == general_calibration_error(
-        y, P, multiclass="classwise")
+        y, P, strategy="quantile", norm="l2"
+    )
+    assert static_calibration_error(y, P) == general_calibration_error(y, P, multiclass="classwise")
     assert adaptive_calibration_error(y, P) == general_calibration_error(
-        y, P, multiclass="classwise", strategy="quantile")
+        y, P, multiclass="classwise", strategy="quantile"
+    )
     assert thresholded_adaptive_calibration_error(y, P) == general_calibration_error(
-        y, P, multiclass="classwise", strategy="quantile", threshold=0.01)
+        y, P, multiclass="classwise", strategy="quantile", threshold=0.01
+    )
     assert expected_calibration_error(y, P, multiclass="classwise", n_bins=10) == (
-        static_calibration_error(y, P, n_bins=10))
+        static_calibration_error(y, P, n_bins=10)
+    )
 
 
 def test_binary_1d_equals_two_columns():
@@ -298,23 +306,29 @@ def test_bin_stats_merge_equals_batch():
     y, P = _random_case(rng, 1000, 5)
     for mc in ("top_label", "classwise"):
         full = compute_bin_stats(check_classification_input(y, P), multiclass=mc)
-        parts = [compute_bin_stats(check_classification_input(y[s], P[s], labels=range(5)),
-                                   multiclass=mc)
-                 for s in (slice(0, 137), slice(137, 600), slice(600, 1000))]
+        parts = [
+            compute_bin_stats(
+                check_classification_input(y[s], P[s], labels=range(5)), multiclass=mc
+            )
+            for s in (slice(0, 137), slice(137, 600), slice(600, 1000))
+        ]
         merged = parts[0].merge(parts[1]) + parts[2]
         assert_allclose(merged.count, full.count)
         assert_allclose(merged.sum_proba, full.sum_proba)
         assert_allclose(merged.sum_true, full.sum_true)
         assert merged.total_weight == full.total_weight
         assert calibration_error_from_bin_stats(merged) == pytest.approx(
-            calibration_error_from_bin_stats(full))
+            calibration_error_from_bin_stats(full)
+        )
 
 
 def test_bin_stats_merge_rejects_different_edges():
-    a = BinStats(np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
-                 np.array([[0, 0.5, 1.0]]), 1.0)
-    b = BinStats(np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
-                 np.array([[0, 0.4, 1.0]]), 1.0)
+    a = BinStats(
+        np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)), np.array([[0, 0.5, 1.0]]), 1.0
+    )
+    b = BinStats(
+        np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)), np.array([[0, 0.4, 1.0]]), 1.0
+    )
     with pytest.raises(ValueError, match="different bin edges"):
         a.merge(b)
     with pytest.raises(TypeError):
@@ -366,8 +380,9 @@ def test_bad_options():
 
 def test_threshold_one_class_left_gives_zero_not_nan():
     # everything below the threshold: nothing binned -> 0
-    v = general_calibration_error([0, 1], [0.1, 0.2], threshold=0.5, multiclass="top_label",
-                                  norm="max")
+    v = general_calibration_error(
+        [0, 1], [0.1, 0.2], threshold=0.5, multiclass="top_label", norm="max"
+    )
     # top-label: .9 (correct, gap .1) and .8 (wrong, gap .8) are kept
     assert v == pytest.approx(0.8)
     v = general_calibration_error([0, 1], [0.1, 0.2], threshold=0.95, norm="l2")
@@ -386,7 +401,8 @@ def test_gap_only_stats_match_full_stats(mc, weighted):
     assert full.complete and not gap.complete
     assert_allclose(gap.gap, full.sum_true - full.sum_proba, atol=1e-12)
     assert calibration_error_from_bin_stats(gap) == pytest.approx(
-        calibration_error_from_bin_stats(full), abs=1e-14)
+        calibration_error_from_bin_stats(full), abs=1e-14
+    )
     merged = gap.merge(full)
     assert not merged.complete
     assert_allclose(merged.gap, 2 * full.gap, atol=1e-12)

@@ -30,15 +30,22 @@ def test_documented_example(log_space_bins):
     res = expected_calibration_error_quantiles(
         HIT, np.log(PRED), n_bins=3, log_space_bins=log_space_bins
     )
-    assert set(res) == {"ece", "bin_accuracy", "bin_confidence", "bin_count",
-                        "bin_edges_log", "bin"}
+    assert set(res) == {
+        "ece",
+        "bin_accuracy",
+        "bin_confidence",
+        "bin_count",
+        "bin_edges_log",
+        "bin",
+    }
     assert isinstance(res.ece, float)
     # (2 * 0.075 + 1 * 0.2 + 3 * (1 - 0.8266667)) / 6
     assert res.ece == pytest.approx(0.145, rel=1e-14)
     assert res.ece == pytest.approx(0.14500000000000002, rel=1e-15)
     np.testing.assert_array_equal(res.bin_accuracy, [0.0, 0.0, 1.0])
-    np.testing.assert_allclose(res.bin_confidence, [0.075, 0.2, (0.5 + 0.99 + 0.99) / 3],
-                               rtol=1e-14)
+    np.testing.assert_allclose(
+        res.bin_confidence, [0.075, 0.2, (0.5 + 0.99 + 0.99) / 3], rtol=1e-14
+    )
     assert np.float32(res.bin_confidence[2]) == np.float32(0.82666665)  # TFP's float32
     np.testing.assert_array_equal(res.bin_count, [2.0, 1.0, 3.0])
     np.testing.assert_array_equal(res.bin_edges_log, np.log([0.05, 0.2, 0.5, 0.99]))
@@ -143,8 +150,7 @@ def test_against_slow_implementation(seed):
         hit, lp = _random_case(rng)
         for n_bins in (1, 2, 3, 7, 20, 100):
             res = expected_calibration_error_quantiles(hit, lp, n_bins=n_bins)
-            ece, acc, conf, cnt, edges, buckets = _slow_ece_quantiles(hit, lp.tolist(),
-                                                                      n_bins)
+            ece, acc, conf, cnt, edges, buckets = _slow_ece_quantiles(hit, lp.tolist(), n_bins)
             assert res.bin.tolist() == buckets
             np.testing.assert_array_equal(res.bin_count, cnt)
             np.testing.assert_array_equal(res.bin_edges_log, edges)
@@ -177,8 +183,7 @@ def test_properties_random():
         empty = res.bin_count == 0
         assert (res.bin_accuracy[empty] == 0).all() and (res.bin_confidence[empty] == 0).all()
         # log_space_bins selects the same order statistics
-        res2 = expected_calibration_error_quantiles(hit, lp, n_bins=n_bins,
-                                                    log_space_bins=True)
+        res2 = expected_calibration_error_quantiles(hit, lp, n_bins=n_bins, log_space_bins=True)
         assert res2.ece == res.ece
         np.testing.assert_array_equal(res2.bin, res.bin)
         # permutation invariance
@@ -200,8 +205,12 @@ def test_single_bucket_is_absolute_mean_gap():
 def test_hit_encodings_and_dtypes():
     lp = np.log(PRED)
     ref = expected_calibration_error_quantiles(HIT, lp, n_bins=3)
-    for hit in (np.array(HIT, dtype=bool), np.array(HIT, dtype=float),
-                np.array(HIT, dtype=np.uint8), [bool(h) for h in HIT]):
+    for hit in (
+        np.array(HIT, dtype=bool),
+        np.array(HIT, dtype=float),
+        np.array(HIT, dtype=np.uint8),
+        [bool(h) for h in HIT],
+    ):
         res = expected_calibration_error_quantiles(hit, lp, n_bins=3)
         assert res.ece == ref.ece
         np.testing.assert_array_equal(res.bin, ref.bin)
@@ -216,8 +225,7 @@ def test_very_small_probabilities():
     lp = np.array([-800.0, -700.0, -0.1, -0.2])
     res = expected_calibration_error_quantiles([0, 0, 1, 1], lp, n_bins=2)
     assert res.bin.tolist() == [0, 0, 1, 1]
-    assert res.bin_confidence[0] == pytest.approx((np.exp(-800.0) + np.exp(-700.0)) / 2,
-                                                  rel=1e-12)
+    assert res.bin_confidence[0] == pytest.approx((np.exp(-800.0) + np.exp(-700.0)) / 2, rel=1e-12)
     assert np.isfinite(res.ece)
 
 
@@ -226,7 +234,7 @@ def test_more_bins_than_samples():
     # [.3, .3, .3, .8, .8, .8]; 0.3 goes to the last bucket starting at 0.3 (bucket 2),
     # 0.8 to the closed last bucket
     res = expected_calibration_error_quantiles([1, 0], np.log([0.3, 0.8]), n_bins=5)
-    np.testing.assert_allclose(np.exp(res.bin_edges_log), [.3, .3, .3, .8, .8, .8])
+    np.testing.assert_allclose(np.exp(res.bin_edges_log), [0.3, 0.3, 0.3, 0.8, 0.8, 0.8])
     assert res.bin_count.tolist() == [0, 0, 1, 0, 1]
     assert res.bin.tolist() == [2, 4]
     assert res.ece == pytest.approx((0.7 + 0.8) / 2)

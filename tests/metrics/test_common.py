@@ -19,19 +19,23 @@ import skcalib.metrics as M
 
 CLASSIFICATION_METRICS = {
     "expected_calibration_error": M.expected_calibration_error,
-    "expected_calibration_error_top_label": partial(M.expected_calibration_error,
-                                                    multiclass="top_label"),
+    "expected_calibration_error_top_label": partial(
+        M.expected_calibration_error, multiclass="top_label"
+    ),
     "max_calibration_error": M.max_calibration_error,
     "root_mean_squared_calibration_error": M.root_mean_squared_calibration_error,
     "static_calibration_error": M.static_calibration_error,
     "adaptive_calibration_error": M.adaptive_calibration_error,
     "thresholded_adaptive_calibration_error": M.thresholded_adaptive_calibration_error,
-    "general_calibration_error_l2_debiased": partial(M.general_calibration_error, norm="l2",
-                                                     debias=True),
+    "general_calibration_error_l2_debiased": partial(
+        M.general_calibration_error, norm="l2", debias=True
+    ),
     "general_calibration_error_quantile_top_label_max": partial(
-        M.general_calibration_error, strategy="quantile", multiclass="top_label", norm="max"),
+        M.general_calibration_error, strategy="quantile", multiclass="top_label", norm="max"
+    ),
     "general_calibration_error_classwise_threshold": partial(
-        M.general_calibration_error, multiclass="classwise", threshold=0.2, n_bins=5),
+        M.general_calibration_error, multiclass="classwise", threshold=0.2, n_bins=5
+    ),
 }
 for _name in ("brier_score", "negative_log_likelihood"):
     if hasattr(M, _name):
@@ -124,9 +128,13 @@ def test_label_encoding_invariance(name, kind):
     else:
         # binary 1-D: the probability of the other class with pos_label
         v = metric(names[y], 1 - P, pos_label="ant")
-        if name in ("expected_calibration_error", "max_calibration_error",
-                    "root_mean_squared_calibration_error", "brier_score",
-                    "negative_log_likelihood"):
+        if name in (
+            "expected_calibration_error",
+            "max_calibration_error",
+            "root_mean_squared_calibration_error",
+            "brier_score",
+            "negative_log_likelihood",
+        ):
             # symmetric metrics: calibration of p(pos) == calibration of p(neg) up to
             # bin-edge placement for equal-width bins (exact for brier / nll)
             if name in ("brier_score", "negative_log_likelihood"):
@@ -233,8 +241,13 @@ def _inputs(draw):
             P = raw / raw.sum(axis=1, keepdims=True) if draw(st.booleans()) else raw
         if draw(st.booleans()) and n:
             P[draw(st.integers(0, n - 1)), 0] = draw(_floats)
-    y = draw(hnp.arrays(np.int64, draw(st.sampled_from([n, n, max(n - 1, 0)])),
-                        elements=st.integers(0, max(k - 1, 1))))
+    y = draw(
+        hnp.arrays(
+            np.int64,
+            draw(st.sampled_from([n, n, max(n - 1, 0)])),
+            elements=st.integers(0, max(k - 1, 1)),
+        )
+    )
     w = None
     if draw(st.booleans()):
         w = draw(hnp.arrays(np.float64, len(y), elements=st.one_of(st.floats(0, 5), _floats)))

@@ -30,7 +30,9 @@ NAMES = np.array(["setosa", "versicolor", "virginica"])[Y]
 def _ensembles():
     return [
         BaggingClassifier(
-            DecisionTreeClassifier(max_depth=2), n_estimators=8, max_features=0.5,
+            DecisionTreeClassifier(max_depth=2),
+            n_estimators=8,
+            max_features=0.5,
             random_state=0,
         ),
         RandomForestClassifier(n_estimators=6, max_depth=3, random_state=0),
@@ -60,9 +62,7 @@ def test_bagging_member_that_missed_a_class():
     rng = np.random.RandomState(0)
     Xr = rng.randn(60, 3)
     y = np.array(["a"] * 29 + ["b"] * 29 + ["rare"] * 2)
-    bag = BaggingClassifier(KNeighborsClassifier(3), n_estimators=15, random_state=0).fit(
-        Xr, y
-    )
+    bag = BaggingClassifier(KNeighborsClassifier(3), n_estimators=15, random_state=0).fit(Xr, y)
     n_member_classes = {len(m.classes_) for m in bag.estimators_}
     assert n_member_classes == {2, 3}
     P = member_probabilities(bag, Xr)
@@ -96,8 +96,7 @@ def test_member_log_likelihood_clips_zero_probabilities():
     assert_allclose(L, expected, rtol=0, atol=0)
     # the same from the array of member probabilities, with string labels
     forest_s = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, NAMES)
-    L_s = member_log_likelihood(NAMES, member_probabilities(forest_s, X),
-                                labels=forest_s.classes_)
+    L_s = member_log_likelihood(NAMES, member_probabilities(forest_s, X), labels=forest_s.classes_)
     assert_allclose(L_s, L)
     # a label the member gives probability 0 contributes log(eps), not -inf
     P0 = np.array([[[1.0, 0.0], [0.5, 0.5]]])

@@ -107,9 +107,12 @@ def test_crps_normal_limits_and_scalars():
     # z overflows (subnormal std): the limit |y - mu| - sd / sqrt(pi), not inf
     np.testing.assert_allclose(
         crps_normal([1.0, 0.0], [0.0, 0.0], [5e-324, 1.0], aggregate=False),
-        [1.0, 0.23369497725510913], rtol=1e-12)
+        [1.0, 0.23369497725510913],
+        rtol=1e-12,
+    )
     assert crps_normal([1.0, 0.0], [0.0, 0.0], [5e-324, 1.0]) == pytest.approx(
-        (1 + 0.23369497725510913) / 2, rel=1e-12)
+        (1 + 0.23369497725510913) / 2, rel=1e-12
+    )
     # huge finite values: the mean is finite although the sum overflows
     assert crps_normal([1e308, -1e308], 0.0, 1.0) == pytest.approx(1e308, rel=1e-12)
     # location-scale equivariance
@@ -156,10 +159,10 @@ def test_crps_ensemble_catalog_23():
     y = [0.0, 1.0]
     S = [[-1.0, 0.0, 1.0, 2.0], [0.5, 0.5, 1.5, 3.0]]
     np.testing.assert_allclose(crps_circular_um(y, S), [0.25, 0.25])
-    np.testing.assert_allclose(crps_ensemble(y, S, aggregate=False), [0.375, 0.34375],
-                               atol=1e-15)
-    np.testing.assert_allclose(crps_ensemble(y, S, fair=True, aggregate=False),
-                               [1 / 6, 1 / 6], atol=1e-15)
+    np.testing.assert_allclose(crps_ensemble(y, S, aggregate=False), [0.375, 0.34375], atol=1e-15)
+    np.testing.assert_allclose(
+        crps_ensemble(y, S, fair=True, aggregate=False), [1 / 6, 1 / 6], atol=1e-15
+    )
     np.testing.assert_allclose(crps_ensemble(y, S, aggregate=False), crps_pairs_loop(y, S))
 
 
@@ -187,8 +190,10 @@ def test_crps_ensemble_matches_all_pairs_loop(seed, fair):
     S[:5] = np.round(S[:5])  # ties
     y[:3] = S[:3, 0]  # observation equal to a draw
     np.testing.assert_allclose(
-        crps_ensemble(y, S, fair=fair, aggregate=False), crps_pairs_loop(y, S, fair),
-        rtol=1e-12, atol=1e-13,
+        crps_ensemble(y, S, fair=fair, aggregate=False),
+        crps_pairs_loop(y, S, fair),
+        rtol=1e-12,
+        atol=1e-13,
     )
 
 
@@ -237,8 +242,12 @@ def test_crps_ensemble_converges_to_crps_normal():
 
 @pytest.mark.parametrize(
     "dist, y",
-    [(stats.norm(0.3, 1.2), 0.9), (stats.expon(scale=2.0), 0.5), (stats.uniform(-1, 3), 2.5),
-     (stats.laplace(0, 1), -0.4)],
+    [
+        (stats.norm(0.3, 1.2), 0.9),
+        (stats.expon(scale=2.0), 0.5),
+        (stats.uniform(-1, 3), 2.5),
+        (stats.laplace(0, 1), -0.4),
+    ],
 )
 def test_crps_ensemble_quantile_grid_matches_integral(dist, y):
     # a deterministic "sample" at the midpoint quantiles converges to the CRPS of the
@@ -253,8 +262,11 @@ def test_crps_ensemble_quantile_grid_matches_integral(dist, y):
 @pytest.mark.parametrize(
     "args, kwargs, match",
     [
-        (([0.0, 1.0], [[0.0, np.nan], [1.0, 2.0]]), {},
-         r"y_samples contains NaN \(first at index 0, 1\)"),
+        (
+            ([0.0, 1.0], [[0.0, np.nan], [1.0, 2.0]]),
+            {},
+            r"y_samples contains NaN \(first at index 0, 1\)",
+        ),
         (([0.0, 1.0], [[0.0, 1.0], [np.inf, 2.0]]), {}, "y_samples contains infinity"),
         (([0.0, np.nan], [[0.0, 1.0], [1.0, 2.0]]), {}, "y_true contains NaN"),
         (([0.0, 1.0], [0.0, 1.0]), {}, "y_samples must be a 2-D array"),
@@ -324,8 +336,9 @@ def test_quantile_score_matches_sklearn_pinball(seed):
     taus = np.array([0.1, 0.5, 0.9])
     Q = stats.norm.ppf(taus)[None, :] + rng.standard_normal((n, 1)) * 0.2
     w = rng.random(n)
-    ref = np.mean([mean_pinball_loss(y, Q[:, j], alpha=t, sample_weight=w)
-                   for j, t in enumerate(taus)])
+    ref = np.mean(
+        [mean_pinball_loss(y, Q[:, j], alpha=t, sample_weight=w) for j, t in enumerate(taus)]
+    )
     assert quantile_score(y, Q, quantiles=taus, sample_weight=w) == pytest.approx(ref, rel=1e-12)
     assert quantile_score(y, Q[:, 1], quantiles=0.5) == pytest.approx(
         mean_pinball_loss(y, Q[:, 1], alpha=0.5), rel=1e-12
@@ -356,8 +369,9 @@ def test_quantile_score_bad_input():
 
 
 def test_pit_normal_values_and_uniformity():
-    np.testing.assert_allclose(pit_normal([0.0, 1.0, -1.0], 0.0, 1.0),
-                               stats.norm.cdf([0.0, 1.0, -1.0]), rtol=1e-14)
+    np.testing.assert_allclose(
+        pit_normal([0.0, 1.0, -1.0], 0.0, 1.0), stats.norm.cdf([0.0, 1.0, -1.0]), rtol=1e-14
+    )
     rng = np.random.default_rng(0)
     mu, sd = rng.standard_normal(2000), rng.random(2000) + 0.1
     y = mu + sd * rng.standard_normal(2000)
@@ -392,19 +406,24 @@ def _data(rng, n=40, m=6):
     mu = rng.standard_normal(n) * 0.5
     sd = rng.random(n) + 0.2
     S = mu[:, None] + sd[:, None] * rng.standard_normal((n, m))
-    return {"y": y, "mu": mu, "sd": sd, "S": S, "lo": mu - 1.64 * sd, "hi": mu + 1.64 * sd,
-            "Q": np.column_stack([mu - sd, mu + sd])}
+    return {
+        "y": y,
+        "mu": mu,
+        "sd": sd,
+        "S": S,
+        "lo": mu - 1.64 * sd,
+        "hi": mu + 1.64 * sd,
+        "Q": np.column_stack([mu - sd, mu + sd]),
+    }
 
 
 REGRESSION_METRICS = {
     "crps_normal": lambda d, **kw: crps_normal(d["y"], d["mu"], d["sd"], **kw),
     "crps_ensemble": lambda d, **kw: crps_ensemble(d["y"], d["S"], **kw),
     "crps_ensemble_fair": lambda d, **kw: crps_ensemble(d["y"], d["S"], fair=True, **kw),
-    "interval_score": lambda d, **kw: interval_score(d["y"], d["lo"], d["hi"], alpha=0.1,
-                                                     **kw),
+    "interval_score": lambda d, **kw: interval_score(d["y"], d["lo"], d["hi"], alpha=0.1, **kw),
     "interval_coverage": lambda d, **kw: interval_coverage(d["y"], d["lo"], d["hi"], **kw),
-    "quantile_score": lambda d, **kw: quantile_score(d["y"], d["Q"], quantiles=[0.16, 0.84],
-                                                     **kw),
+    "quantile_score": lambda d, **kw: quantile_score(d["y"], d["Q"], quantiles=[0.16, 0.84], **kw),
 }
 
 
@@ -429,22 +448,20 @@ def test_regression_invariances(name):
     rep = np.repeat(np.arange(n), w.astype(int))
     assert v == pytest.approx(metric(_map(d, lambda a: a[rep])), rel=1e-12)
     keep = w > 0
-    assert v == pytest.approx(metric(_map(d, lambda a: a[keep]), sample_weight=w[keep]),
-                              rel=1e-12)
+    assert v == pytest.approx(metric(_map(d, lambda a: a[keep]), sample_weight=w[keep]), rel=1e-12)
     assert v == pytest.approx(metric(d, sample_weight=2.5 * w), rel=1e-12)
     # permutation
     perm = rng.permutation(n)
-    assert v == pytest.approx(metric(_map(d, lambda a: a[perm]), sample_weight=w[perm]),
-                              rel=1e-12)
+    assert v == pytest.approx(metric(_map(d, lambda a: a[perm]), sample_weight=w[perm]), rel=1e-12)
     # lists and pandas
-    assert v == pytest.approx(metric(_map(d, lambda a: a.tolist()), sample_weight=list(w)),
-                              rel=1e-12)
+    assert v == pytest.approx(
+        metric(_map(d, lambda a: a.tolist()), sample_weight=list(w)), rel=1e-12
+    )
     to_pd = lambda a: pd.Series(a) if a.ndim == 1 else pd.DataFrame(a)  # noqa: E731
     assert v == pytest.approx(metric(_map(d, to_pd), sample_weight=pd.Series(w)), rel=1e-12)
     # float32 input: same as its float64 cast (computations in float64)
     f32 = _map(d, lambda a: a.astype(np.float32))
-    assert metric(f32) == pytest.approx(metric(_map(f32, lambda a: a.astype(np.float64))),
-                                        rel=1e-6)
+    assert metric(f32) == pytest.approx(metric(_map(f32, lambda a: a.astype(np.float64))), rel=1e-6)
 
 
 @pytest.mark.parametrize("name", [n for n in REGRESSION_METRICS if n != "interval_coverage"])

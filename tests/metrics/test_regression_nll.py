@@ -41,8 +41,9 @@ def test_float32_and_inputs_not_modified():
     sd = np.ones(3, dtype=np.float32)
     copies = [a.copy() for a in (y, mu, sd)]
     value = nll(y, mu, sd)
-    assert value == pytest.approx(nll(y.astype(float), mu.astype(float), sd.astype(float)),
-                                  rel=1e-6)
+    assert value == pytest.approx(
+        nll(y.astype(float), mu.astype(float), sd.astype(float)), rel=1e-6
+    )
     for a, c in zip((y, mu, sd), copies, strict=True):
         assert np.array_equal(a, c)
 

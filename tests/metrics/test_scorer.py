@@ -47,8 +47,7 @@ PROBA = {
     "ace": (M.adaptive_calibration_error, {}),
     "neg_adaptive_calibration_error": (M.adaptive_calibration_error, {}),
     "tace": (M.thresholded_adaptive_calibration_error, {}),
-    "neg_thresholded_adaptive_calibration_error": (
-        M.thresholded_adaptive_calibration_error, {}),
+    "neg_thresholded_adaptive_calibration_error": (M.thresholded_adaptive_calibration_error, {}),
     "gce": (M.general_calibration_error, {}),
     "neg_general_calibration_error": (M.general_calibration_error, {}),
     "brier": (M.brier_score, {}),
@@ -58,8 +57,9 @@ PROBA = {
 }
 ENSEMBLE = {
     "iscv": lambda L: M.importance_sampling_cross_validation(L).value,
-    "importance_sampling_cross_validation":
-        lambda L: M.importance_sampling_cross_validation(L).value,
+    "importance_sampling_cross_validation": lambda L: (
+        M.importance_sampling_cross_validation(L).value
+    ),
     "waic": lambda L: M.negative_waic(L).value,
     "negative_waic": lambda L: M.negative_waic(L).value,
 }
@@ -69,8 +69,21 @@ REGRESSION = {
     "gaussian_nll": M.normal_negative_log_likelihood,
     "neg_normal_negative_log_likelihood": M.normal_negative_log_likelihood,
 }
-REQUIRED = {"ece", "mce", "rmsce", "sce", "ace", "tace", "brier", "nll", "crps", "iscv",
-            "waic", "neg_expected_calibration_error", "neg_crps_normal"}
+REQUIRED = {
+    "ece",
+    "mce",
+    "rmsce",
+    "sce",
+    "ace",
+    "tace",
+    "brier",
+    "nll",
+    "crps",
+    "iscv",
+    "waic",
+    "neg_expected_calibration_error",
+    "neg_crps_normal",
+}
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 _Xb, _yb = load_breast_cancer(return_X_y=True)
@@ -86,7 +99,9 @@ def _clf():
 
 def _bagging():
     return BaggingClassifier(
-        DecisionTreeClassifier(max_depth=3), n_estimators=6, max_features=0.75,
+        DecisionTreeClassifier(max_depth=3),
+        n_estimators=6,
+        max_features=0.75,
         random_state=0,
     )
 
@@ -112,13 +127,19 @@ def _scoring(name):
 
 def _fold_check(name, estimator, X, y, expected_fn):
     res = cross_validate(
-        estimator, X, y, cv=CV, scoring=_scoring(name), return_estimator=True, return_indices=True,
+        estimator,
+        X,
+        y,
+        cv=CV,
+        scoring=_scoring(name),
+        return_estimator=True,
+        return_indices=True,
         error_score="raise",
     )
-    for score, est, test in zip(res["test_score"], res["estimator"],
-                                res["indices"]["test"], strict=True):
-        assert score == pytest.approx(expected_fn(est, X[test], y[test]), rel=1e-12,
-                                      abs=1e-12)
+    for score, est, test in zip(
+        res["test_score"], res["estimator"], res["indices"]["test"], strict=True
+    ):
+        assert score == pytest.approx(expected_fn(est, X[test], y[test]), rel=1e-12, abs=1e-12)
     return res["test_score"]
 
 
@@ -180,7 +201,10 @@ def test_every_scorer_runs_in_grid_search_and_cross_validate(name):
 def test_refit_by_skcalib_name_picks_the_best_value():
     grid = {"logisticregression__C": [1e-3, 0.03, 1.0, 100.0]}
     search = GridSearchCV(
-        _clf(), grid, cv=CV, refit="ece",
+        _clf(),
+        grid,
+        cv=CV,
+        refit="ece",
         scoring={"accuracy": "accuracy", "ece": "ece", "brier": "brier"},
     ).fit(X_BIN, Y_BIN)
     ece = search.cv_results_["mean_test_ece"]
@@ -219,11 +243,20 @@ def test_folds_that_miss_a_class(name):
     # sorted labels and unshuffled folds: the first fold has a single (string) class
     order = np.argsort(Y_BIN, kind="stable")
     X, y = X_BIN[order], Y_BIN[order]
-    res = cross_validate(_clf(), X, y, cv=KFold(3), scoring=_scoring(name),
-                         error_score="raise", return_estimator=True, return_indices=True)
+    res = cross_validate(
+        _clf(),
+        X,
+        y,
+        cv=KFold(3),
+        scoring=_scoring(name),
+        error_score="raise",
+        return_estimator=True,
+        return_indices=True,
+    )
     metric = PROBA[name][0]
-    for score, est, test in zip(res["test_score"], res["estimator"],
-                                res["indices"]["test"], strict=True):
+    for score, est, test in zip(
+        res["test_score"], res["estimator"], res["indices"]["test"], strict=True
+    ):
         assert np.isfinite(score)
         expected = -metric(y[test], est.predict_proba(X[test]), labels=est.classes_)
         assert score == pytest.approx(expected, rel=1e-12)
@@ -231,17 +264,27 @@ def test_folds_that_miss_a_class(name):
     # multiclass: iris is sorted by class; with 5 unshuffled folds the first test fold
     # holds class "a" only (the model was trained on all three)
     y3 = np.array(["a", "b", "c"])[Y_IRIS]
-    res = cross_validate(_clf(), X_IRIS, y3, cv=KFold(5), scoring=_scoring(name),
-                         error_score="raise", return_estimator=True, return_indices=True)
+    res = cross_validate(
+        _clf(),
+        X_IRIS,
+        y3,
+        cv=KFold(5),
+        scoring=_scoring(name),
+        error_score="raise",
+        return_estimator=True,
+        return_indices=True,
+    )
     assert set(y3[res["indices"]["test"][0]]) == {"a"}
-    for score, est, test in zip(res["test_score"], res["estimator"],
-                                res["indices"]["test"], strict=True):
+    for score, est, test in zip(
+        res["test_score"], res["estimator"], res["indices"]["test"], strict=True
+    ):
         expected = -metric(y3[test], est.predict_proba(X_IRIS[test]), labels=est.classes_)
         assert score == pytest.approx(expected, rel=1e-12)
 
 
 def test_sample_weight_through_metadata_routing():
     w = np.random.RandomState(0).randint(0, 4, len(Y_IRIS)).astype(float)
+
     def _lr():
         return LogisticRegression(max_iter=1000)
 
@@ -251,36 +294,66 @@ def test_sample_weight_through_metadata_routing():
         return bag
 
     cases = {
-        "ece": (_lr, X_IRIS, Y_IRIS,
-                lambda e, X, y, sw: -M.expected_calibration_error(
-                    y, e.predict_proba(X), labels=e.classes_, sample_weight=sw)),
-        "brier": (_lr, X_IRIS, Y_IRIS,
-                  lambda e, X, y, sw: -M.brier_score(
-                      y, e.predict_proba(X), labels=e.classes_, sample_weight=sw)),
-        "nll": (_lr, X_IRIS, Y_IRIS,
-                lambda e, X, y, sw: -M.negative_log_likelihood(
-                    y, e.predict_proba(X), labels=e.classes_, sample_weight=sw)),
+        "ece": (
+            _lr,
+            X_IRIS,
+            Y_IRIS,
+            lambda e, X, y, sw: (
+                -M.expected_calibration_error(
+                    y, e.predict_proba(X), labels=e.classes_, sample_weight=sw
+                )
+            ),
+        ),
+        "brier": (
+            _lr,
+            X_IRIS,
+            Y_IRIS,
+            lambda e, X, y, sw: (
+                -M.brier_score(y, e.predict_proba(X), labels=e.classes_, sample_weight=sw)
+            ),
+        ),
+        "nll": (
+            _lr,
+            X_IRIS,
+            Y_IRIS,
+            lambda e, X, y, sw: (
+                -M.negative_log_likelihood(
+                    y, e.predict_proba(X), labels=e.classes_, sample_weight=sw
+                )
+            ),
+        ),
         "iscv": (_bagging_routed, X_IRIS, Y_IRIS, None),
-        "crps": (BayesianRidge, X_REG, Y_REG,
-                 lambda e, X, y, sw: -M.crps_normal(
-                     y, *e.predict(X, return_std=True), sample_weight=sw)),
+        "crps": (
+            BayesianRidge,
+            X_REG,
+            Y_REG,
+            lambda e, X, y, sw: -M.crps_normal(y, *e.predict(X, return_std=True), sample_weight=sw),
+        ),
     }
     with sklearn.config_context(enable_metadata_routing=True):
         for name, (make, X, y, expected) in cases.items():
             w_ = w if len(y) == len(w) else np.resize(w, len(y))
             scorer = get_scorer(name).set_score_request(sample_weight=True)
             est = make().set_fit_request(sample_weight=False)
-            res = cross_validate(est, X, y, cv=CV, scoring={name: scorer},
-                                 params={"sample_weight": w_}, return_estimator=True,
-                                 return_indices=True, error_score="raise")
+            res = cross_validate(
+                est,
+                X,
+                y,
+                cv=CV,
+                scoring={name: scorer},
+                params={"sample_weight": w_},
+                return_estimator=True,
+                return_indices=True,
+                error_score="raise",
+            )
             unweighted = cross_validate(make(), X, y, cv=CV, scoring={name: get_scorer(name)})
             assert not np.allclose(res[f"test_{name}"], unweighted[f"test_{name}"])
-            for score, e, test in zip(res[f"test_{name}"], res["estimator"],
-                                      res["indices"]["test"], strict=True):
+            for score, e, test in zip(
+                res[f"test_{name}"], res["estimator"], res["indices"]["test"], strict=True
+            ):
                 if expected is None:  # iscv: weighted mean of the pointwise values
                     L = M._members.member_log_likelihood(y[test], e, X[test])
-                    value = M.importance_sampling_cross_validation(
-                        L, sample_weight=w_[test]).value
+                    value = M.importance_sampling_cross_validation(L, sample_weight=w_[test]).value
                 else:
                     value = expected(e, X[test], y[test], w_[test])
                 assert score == pytest.approx(value, rel=1e-12)
@@ -301,8 +374,10 @@ def test_scorers_are_independent_copies_and_pickle():
     reg = BayesianRidge().fit(X_REG, Y_REG)
     for name in get_scorer_names():
         est, X, y = (
-            (bag, X_IRIS, Y_IRIS) if name in ENSEMBLE
-            else (reg, X_REG, Y_REG) if name in REGRESSION
+            (bag, X_IRIS, Y_IRIS)
+            if name in ENSEMBLE
+            else (reg, X_REG, Y_REG)
+            if name in REGRESSION
             else (clf, X_IRIS, Y_IRIS)
         )
         scorer = get_scorer(name)
@@ -371,9 +446,12 @@ def test_guard_metric_function_where_a_scorer_is_expected():
     with pytest.raises(ValueError, match=msg):
         cross_val_score(_clf(), X_IRIS, Y_IRIS, scoring=M.expected_calibration_error)
     with pytest.raises(ValueError, match=msg):
-        GridSearchCV(_clf(), {"logisticregression__C": [1.0]},
-                     scoring=M.expected_calibration_error, error_score="raise").fit(
-            X_IRIS, Y_IRIS)
+        GridSearchCV(
+            _clf(),
+            {"logisticregression__C": [1.0]},
+            scoring=M.expected_calibration_error,
+            error_score="raise",
+        ).fit(X_IRIS, Y_IRIS)
     with pytest.raises(ValueError, match=r"brier_score is a metric.*scoring='brier'"):
         M.brier_score(_clf().fit(X_IRIS, Y_IRIS), X_IRIS, Y_IRIS)
     # every metric behind a scorer has the guard
@@ -386,14 +464,13 @@ def test_guard_metric_function_where_a_scorer_is_expected():
 
 
 def test_regression_scorers_need_return_std():
-    for est in (GaussianProcessRegressor(RBF() + WhiteKernel(), normalize_y=True),
-                ARDRegression()):
-        scores = cross_val_score(est, X_REG[:90], Y_REG[:90], scoring="crps", cv=3,
-                                 error_score="raise")
+    for est in (GaussianProcessRegressor(RBF() + WhiteKernel(), normalize_y=True), ARDRegression()):
+        scores = cross_val_score(
+            est, X_REG[:90], Y_REG[:90], scoring="crps", cv=3, error_score="raise"
+        )
         assert np.all(np.isfinite(scores)) and np.all(scores < 0)
     with pytest.raises(ValueError, match=r"return_std.*LinearRegression.predict does not"):
-        cross_val_score(LinearRegression(), X_REG, Y_REG, scoring="crps",
-                        error_score="raise")
+        cross_val_score(LinearRegression(), X_REG, Y_REG, scoring="crps", error_score="raise")
     with pytest.raises(ValueError, match="return_std"):
         get_scorer("gaussian_nll")(LinearRegression().fit(X_REG, Y_REG), X_REG, Y_REG)
 
@@ -402,17 +479,20 @@ def test_ensemble_scorers_on_every_supported_ensemble_and_errors():
     for ens in (
         RandomForestClassifier(n_estimators=5, max_depth=3, random_state=0),
         ExtraTreesClassifier(n_estimators=5, max_depth=3, random_state=0),
-        VotingClassifier([("lr", LogisticRegression(max_iter=1000)), ("nb", GaussianNB())],
-                         voting="soft"),
+        VotingClassifier(
+            [("lr", LogisticRegression(max_iter=1000)), ("nb", GaussianNB())], voting="soft"
+        ),
         make_pipeline(StandardScaler(), _bagging()),
     ):
-        res = cross_validate(ens, X_IRIS, Y_IRIS, scoring=["iscv", "waic", "ece"], cv=3,
-                             error_score="raise")
+        res = cross_validate(
+            ens, X_IRIS, Y_IRIS, scoring=["iscv", "waic", "ece"], cv=3, error_score="raise"
+        )
         assert np.all(np.isfinite(res["test_iscv"])) and np.all(res["test_iscv"] < 0)
     with pytest.raises(ValueError, match=r"'iscv', 'waic'.*LogisticRegression"):
         cross_val_score(_clf(), X_IRIS, Y_IRIS, scoring="iscv", error_score="raise")
     weighted = VotingClassifier(
-        [("lr", LogisticRegression(max_iter=1000)), ("nb", GaussianNB())], voting="soft",
+        [("lr", LogisticRegression(max_iter=1000)), ("nb", GaussianNB())],
+        voting="soft",
         weights=[2, 1],
     ).fit(X_IRIS, Y_IRIS)
     with pytest.raises(ValueError, match="equally weighted"):

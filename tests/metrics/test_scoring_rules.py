@@ -19,7 +19,8 @@ from skcalib.metrics import (
 #: sklearn's brier_score_loss accepts 2-D (multiclass) probabilities from 1.7 on
 SKLEARN_GE_17 = parse_version(sklearn.__version__) >= parse_version("1.7")
 needs_multiclass_brier = pytest.mark.skipif(
-    not SKLEARN_GE_17, reason="sklearn < 1.7 has no multiclass brier_score_loss")
+    not SKLEARN_GE_17, reason="sklearn < 1.7 has no multiclass brier_score_loss"
+)
 
 SEEDS = [0, 1, 2]
 
@@ -103,10 +104,12 @@ def corp_reference(x, o, w, scoring):
         if scoring == "brier":
             s = (p - o) ** 2
         else:
-            s = np.array([
-                -np.log(pi) if oi == 1 else -np.log(1 - pi) if pi < 1 else np.inf
-                for pi, oi in zip(p, o, strict=True)
-            ])
+            s = np.array(
+                [
+                    -np.log(pi) if oi == 1 else -np.log(1 - pi) if pi < 1 else np.inf
+                    for pi, oi in zip(p, o, strict=True)
+                ]
+            )
         return np.sum(w * s) / np.sum(w)
 
     eps = np.finfo(np.float64).eps
@@ -123,9 +126,7 @@ def corp_reference(x, o, w, scoring):
 def test_brier_toy_values():
     # sklearn's documented examples (hand-checkable)
     assert brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]) == pytest.approx(0.0375)
-    assert brier_score([0, 1, 1, 0], [0.9, 0.1, 0.2, 0.7], pos_label=0) == pytest.approx(
-        0.0375
-    )
+    assert brier_score([0, 1, 1, 0], [0.9, 0.1, 0.2, 0.7], pos_label=0) == pytest.approx(0.0375)
     assert brier_score(
         ["eggs", "ham", "spam"],
         [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]],
@@ -140,7 +141,7 @@ def test_brier_toy_values():
 def test_brier_catalog_25_conventional_relation():
     # reference/uncertainty_metrics.md, derived value 25: UM's brier_score is the
     # conventional score minus 1: per example [-0.86, -0.94, -0.46, -0.38], mean -0.66.
-    P = np.array([[.7, .2, .1], [.1, .8, .1], [.3, .3, .4], [.5, .4, .1]])
+    P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     y = [0, 1, 2, 1]
     assert brier_score(y, P) == pytest.approx(-0.66 + 1, abs=1e-12)
     um_per_example = np.array([-0.86, -0.94, -0.46, -0.38])
@@ -170,9 +171,7 @@ def test_brier_matches_sklearn_binary(seed):
         brier_score_loss(ys, p, pos_label="spam"), rel=1e-12
     )
     # our default positive class for strings is the greater label (sklearn raises)
-    assert brier_score(ys, p) == pytest.approx(
-        brier_score_loss(ys, p, pos_label="spam"), rel=1e-12
-    )
+    assert brier_score(ys, p) == pytest.approx(brier_score_loss(ys, p, pos_label="spam"), rel=1e-12)
     # two columns: half the two-column sum, the 1-D value
     P2 = np.column_stack([1 - p, p])
     if SKLEARN_GE_17:
@@ -192,9 +191,7 @@ def test_brier_matches_sklearn_multiclass(seed, k):
     assert brier_score(y, P, sample_weight=w) == pytest.approx(
         brier_score_loss(y, P, sample_weight=w), rel=1e-12
     )
-    assert brier_score(y, P, sample_weight=w) == pytest.approx(
-        brier_loop(y, P, w), rel=1e-12
-    )
+    assert brier_score(y, P, sample_weight=w) == pytest.approx(brier_loop(y, P, w), rel=1e-12)
     names = np.array(["a", "b", "c", "d", "e"])[:k]
     assert brier_score(names[y], P) == pytest.approx(brier_score_loss(names[y], P), rel=1e-12)
     # labels= with a class absent from y_true
@@ -217,7 +214,7 @@ def test_brier_accurate_for_near_perfect_forecasts():
     # no sum(p^2) - 2 p_y + 1 cancellation: the tiny score is accurate
     d = 1e-9
     P = np.array([[1 - 2 * d, d, d], [d, 1 - 2 * d, d]])
-    expected = (4 * d * d + 2 * d * d)  # per row, both rows the same
+    expected = 4 * d * d + 2 * d * d  # per row, both rows the same
     assert brier_score([0, 1], P) == pytest.approx(expected, rel=1e-6)
 
 
@@ -225,9 +222,7 @@ def test_brier_float32():
     rng = np.random.default_rng(4)
     y, P = _multiclass(rng, 500, 3)
     P32 = P.astype(np.float32)
-    assert brier_score(y, P32) == pytest.approx(
-        brier_loop(y, P32.astype(np.float64)), rel=1e-10
-    )
+    assert brier_score(y, P32) == pytest.approx(brier_loop(y, P32.astype(np.float64)), rel=1e-10)
     assert isinstance(brier_score(y, P32), float)
 
 
@@ -261,7 +256,7 @@ def test_nll_toy_values():
         -(np.log(0.8) + np.log(0.9)) / 2
     )
     assert negative_log_likelihood(
-        ["spam", "ham", "ham", "spam"], [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]
+        ["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]
     ) == pytest.approx(0.21616, abs=1e-5)
 
 
@@ -303,9 +298,7 @@ def test_nll_clipping_matches_sklearn_dtype_eps():
     )
     P32 = P.astype(np.float32)
     eps32 = float(np.finfo(np.float32).eps)
-    assert negative_log_likelihood(y, P32) == pytest.approx(
-        -(3 * np.log(eps32)) / 4, rel=1e-6
-    )
+    assert negative_log_likelihood(y, P32) == pytest.approx(-(3 * np.log(eps32)) / 4, rel=1e-6)
     assert negative_log_likelihood(y, P32) == pytest.approx(log_loss(y, P32), rel=1e-6)
     # binary 1-D with exact 0/1
     yb, pb = [1, 0, 1], np.array([0.0, 1.0, 1.0])
@@ -363,7 +356,7 @@ def test_brier_decomposition_catalog_25():
     # approximate decomposition (unc, res, rel) = (-0.375, 0.375, 0.19), whose
     # unc - res + rel = -0.56 != -0.66.  Ours: conventional score 0.34 = UM + 1 and an
     # exact decomposition; the uncertainty is UM's + 1 (UM drops the constant 1).
-    P = np.array([[.7, .2, .1], [.1, .8, .1], [.3, .3, .4], [.5, .4, .1]])
+    P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     y = [0, 1, 2, 1]
     d = brier_decomposition(y, P)
     assert d.uncertainty == pytest.approx(-0.375 + 1, abs=1e-12)
@@ -375,8 +368,11 @@ def test_brier_decomposition_catalog_25():
 
 def _identity(d):
     return (
-        d.reliability - d.resolution + d.uncertainty
-        + d.within_bin_variance - d.within_bin_covariance
+        d.reliability
+        - d.resolution
+        + d.uncertainty
+        + d.within_bin_variance
+        - d.within_bin_covariance
     )
 
 
@@ -510,15 +506,12 @@ def test_score_decomposition_binary(seed, scoring, weighted):
     assert [d.score, d.miscalibration, d.discrimination, d.uncertainty] == pytest.approx(
         list(ref), abs=1e-12
     )
-    assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(
-        d.score, abs=1e-12
-    )
+    assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(d.score, abs=1e-12)
     assert d.miscalibration >= -1e-15 and d.discrimination >= -1e-15
     metric = brier_score if scoring == "brier" else negative_log_likelihood
     assert d.score == pytest.approx(metric(y, p, sample_weight=w), abs=1e-12)
     # two columns: the same decomposition of the positive class
-    d2 = score_decomposition(y, np.column_stack([1 - p, p]), scoring=scoring,
-                             sample_weight=w)
+    d2 = score_decomposition(y, np.column_stack([1 - p, p]), scoring=scoring, sample_weight=w)
     for key in d:
         assert d2[key] == pytest.approx(d[key], abs=1e-12)
 
@@ -534,9 +527,7 @@ def test_score_decomposition_multiclass_one_vs_rest(seed, scoring):
     assert [d.score, d.miscalibration, d.discrimination, d.uncertainty] == pytest.approx(
         list(refs.sum(axis=0)), abs=1e-12
     )
-    assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(
-        d.score, abs=1e-12
-    )
+    assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(d.score, abs=1e-12)
     if scoring == "brier":
         assert d.score == pytest.approx(brier_score(y, P, sample_weight=w), abs=1e-12)
 
@@ -550,10 +541,10 @@ def test_score_decomposition_invariances():
         rep = np.repeat(np.arange(80), w)
         d_rep = score_decomposition(y[rep], p[rep], scoring=scoring)
         perm = rng.permutation(80)
-        d_perm = score_decomposition(y[perm], p[perm], scoring=scoring,
-                                     sample_weight=w[perm])
-        d_str = score_decomposition(np.where(y == 1, "b", "a"), list(p), scoring=scoring,
-                                    sample_weight=list(w))
+        d_perm = score_decomposition(y[perm], p[perm], scoring=scoring, sample_weight=w[perm])
+        d_str = score_decomposition(
+            np.where(y == 1, "b", "a"), list(p), scoring=scoring, sample_weight=list(w)
+        )
         for key in d:
             assert d[key] == pytest.approx(d_rep[key], abs=1e-12)
             assert d[key] == pytest.approx(d_perm[key], abs=1e-12)
@@ -586,8 +577,10 @@ def test_scalar_metric_invariances(metric):
     perm = rng.permutation(50)
     assert v == pytest.approx(metric(y[perm], P[perm], sample_weight=w[perm]), rel=1e-12)
     assert v == pytest.approx(
-        metric(pd.Series(y).map({0: "a", 1: "b", 2: "c"}), pd.DataFrame(P),
-               sample_weight=pd.Series(w)), rel=1e-12
+        metric(
+            pd.Series(y).map({0: "a", 1: "b", 2: "c"}), pd.DataFrame(P), sample_weight=pd.Series(w)
+        ),
+        rel=1e-12,
     )
     assert v == pytest.approx(metric(list(y), P.tolist(), sample_weight=list(w)), rel=1e-12)
     np.testing.assert_array_equal(P, P_orig)
@@ -632,8 +625,11 @@ def _cls_inputs(draw):
 
 
 @settings(max_examples=100, deadline=None)
-@given(data=_cls_inputs(), n_bins=st.none() | st.integers(1, 4),
-       scoring=st.sampled_from(["brier", "log_loss"]))
+@given(
+    data=_cls_inputs(),
+    n_bins=st.none() | st.integers(1, 4),
+    scoring=st.sampled_from(["brier", "log_loss"]),
+)
 def test_decompositions_finite_and_exact_or_value_error(data, n_bins, scoring):
     y, P, w = data
     try:
@@ -650,5 +646,4 @@ def test_decompositions_finite_and_exact_or_value_error(data, n_bins, scoring):
     c = score_decomposition(y, P, sample_weight=w, scoring=scoring)
     assert np.isfinite(list(c.values())).all()
     assert c.miscalibration >= -1e-12 and c.discrimination >= -1e-12
-    assert c.miscalibration - c.discrimination + c.uncertainty == pytest.approx(
-        c.score, abs=1e-12)
+    assert c.miscalibration - c.discrimination + c.uncertainty == pytest.approx(c.score, abs=1e-12)

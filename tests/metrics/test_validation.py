@@ -63,12 +63,14 @@ def test_binary_default_positive_class_is_the_greater_label():
         ([0, 1], [0.2, np.inf], {}, "y_proba contains infinity"),
         ([0, 1], [0.2, 1.5], {}, r"y_proba must contain probabilities in \[0, 1\]"),
         ([0, 1], [-0.1, 0.5], {}, r"y_proba\[0\] = -0.1"),
-        ([0, 1, 2], [[0.2, 0.3, 0.5], [0.1, 0.8, 0.2], [0.3, 0.3, 0.4]], {},
-         "rows must sum to 1.*row 1 sums to 1.1"),
-        ([0, 1, 2], [[0.2, 0.3, 0.5], [0.1, np.nan, 0.1], [0.3, 0.3, 0.4]], {},
-         "NaN.*index 1, 1"),
-        ([0, 1, 2], [[-0.2, 0.7, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]], {},
-         r"\[0, 1\]"),
+        (
+            [0, 1, 2],
+            [[0.2, 0.3, 0.5], [0.1, 0.8, 0.2], [0.3, 0.3, 0.4]],
+            {},
+            "rows must sum to 1.*row 1 sums to 1.1",
+        ),
+        ([0, 1, 2], [[0.2, 0.3, 0.5], [0.1, np.nan, 0.1], [0.3, 0.3, 0.4]], {}, "NaN.*index 1, 1"),
+        ([0, 1, 2], [[-0.2, 0.7, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]], {}, r"\[0, 1\]"),
         ([0, 1], [0.2, 0.3, 0.5], {}, "different numbers of samples: 2 and 3"),
         ([0, 1, 3], P3, {"labels": [0, 1, 2]}, "labels not in labels.*3"),
         (["a", "b", "z"], P3, {"labels": ["a", "b", "c"]}, "not in labels.*z"),
@@ -141,8 +143,10 @@ def test_inputs_not_modified():
         for strategy in ("uniform", "quantile"):
             expected_calibration_error(y, P, sample_weight=w, multiclass=mc)
             from skcalib.metrics import general_calibration_error
-            general_calibration_error(y, P, sample_weight=w, multiclass=mc, strategy=strategy,
-                                      threshold=0.2)
+
+            general_calibration_error(
+                y, P, sample_weight=w, multiclass=mc, strategy=strategy, threshold=0.2
+            )
     assert_array_equal(y, copies[0])
     assert_array_equal(P, copies[1])
     assert_array_equal(w, copies[2])

@@ -77,8 +77,9 @@ def assert_one_line_error(rc, out, err, *fragments):
 
 @pytest.fixture(scope="module")
 def fitted_multiclass():
-    X, y = make_classification(n_samples=400, n_features=6, n_informative=4, n_classes=3,
-                               random_state=0)
+    X, y = make_classification(
+        n_samples=400, n_features=6, n_informative=4, n_classes=3, random_state=0
+    )
     clf = LogisticRegression(max_iter=500).fit(X[:200], y[:200])
     return y[200:], clf.predict_proba(X[200:])
 
@@ -94,9 +95,18 @@ def demo_run(tmp_path_factory):
 def test_demo_prints_the_table(demo_run):
     rc, out, err, _ = demo_run
     assert rc == 0, err
-    for text in ("breast_cancer: 143 samples, 2 classes", "digits: 450 samples, 10 classes",
-                 "LogisticRegression", "GaussianNB", "RandomForestClassifier",
-                 "accuracy", "ECE", "MCE", "RMSCE", "SCE"):
+    for text in (
+        "breast_cancer: 143 samples, 2 classes",
+        "digits: 450 samples, 10 classes",
+        "LogisticRegression",
+        "GaussianNB",
+        "RandomForestClassifier",
+        "accuracy",
+        "ECE",
+        "MCE",
+        "RMSCE",
+        "SCE",
+    ):
         assert text in out
     if hasattr(M, "brier_score"):
         assert "Brier" in out
@@ -145,8 +155,14 @@ def test_demo_writes_json_and_png(demo_run):
 
 def test_demo_as_a_module_subprocess(tmp_path):
     env = {**os.environ, "MPLBACKEND": "Agg"}
-    proc = subprocess.run([sys.executable, "-m", "skcalib", "report", "--demo"],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "skcalib", "report", "--demo"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "digits: 450 samples" in proc.stdout and "GaussianNB" in proc.stdout
     assert "Warning" not in proc.stderr and "Traceback" not in proc.stderr
@@ -168,17 +184,22 @@ def test_console_script_entry_point():
 
 
 def test_imports_do_not_import_matplotlib():
-    code = ("import sys, skcalib, skcalib.report, skcalib.__main__; "
-            "from skcalib.report import _cli, _io; "
-            "sys.exit('matplotlib' in sys.modules)")
+    code = (
+        "import sys, skcalib, skcalib.report, skcalib.__main__; "
+        "from skcalib.report import _cli, _io; "
+        "sys.exit('matplotlib' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0
 
 
 # ---------------------------------------------------------------------------- FILE input
 def test_csv_round_trip_multiclass(tmp_path, fitted_multiclass):
     y, P = fitted_multiclass
-    src = write_csv(tmp_path / "preds.csv", ["y", "0", "1", "2"],
-                    [[int(t), *map(repr, p)] for t, p in zip(y, P.tolist(), strict=True)])
+    src = write_csv(
+        tmp_path / "preds.csv",
+        ["y", "0", "1", "2"],
+        [[int(t), *map(repr, p)] for t, p in zip(y, P.tolist(), strict=True)],
+    )
     out_dir = tmp_path / "out"
     rc, out, err = run(["report", src, "--out", str(out_dir), "--n-bins", "10"])
     assert rc == 0, err
@@ -201,8 +222,9 @@ def test_csv_written_by_pandas(tmp_path, fitted_multiclass):
     df = pd.DataFrame(P, columns=[0, 1, 2])
     df.insert(0, "target", y)
     df.to_csv(tmp_path / "p.csv", index=False)
-    rc, out, err = run(["report", str(tmp_path / "p.csv"), "--label-col", "target",
-                        "--out", str(tmp_path)])
+    rc, out, err = run(
+        ["report", str(tmp_path / "p.csv"), "--label-col", "target", "--out", str(tmp_path)]
+    )
     assert rc == 0, err
     (row,) = read_csv_rows(tmp_path / "calibration_report.csv")
     ref = direct(y, P, ["expected_calibration_error", "static_calibration_error"])
@@ -214,9 +236,14 @@ def test_string_labels_in_any_column_order(tmp_path, fitted_multiclass):
     y, P = fitted_multiclass
     names = np.array(["cat", "dog", "fish"])
     # columns in a different order than the sorted classes
-    src = write_csv(tmp_path / "s.csv", ["fish", "label", "cat", "dog"],
-                    [[repr(p[2]), names[t], repr(p[0]), repr(p[1])]
-                     for t, p in zip(y, P.tolist(), strict=True)])
+    src = write_csv(
+        tmp_path / "s.csv",
+        ["fish", "label", "cat", "dog"],
+        [
+            [repr(p[2]), names[t], repr(p[0]), repr(p[1])]
+            for t, p in zip(y, P.tolist(), strict=True)
+        ],
+    )
     rc, out, err = run(["report", src, "--label-col", "label", "--out", str(tmp_path)])
     assert rc == 0, err
     assert "3 classes [cat, dog, fish]" in out
@@ -231,33 +258,42 @@ def test_binary_single_probability_column(tmp_path, pos):
     rng = np.random.default_rng(0)
     p = rng.uniform(size=200)
     y = (rng.uniform(size=200) < p).astype(int)
-    src = write_csv(tmp_path / "b.csv", ["y", pos],
-                    [[t, repr(v)] for t, v in zip(y, p.tolist(), strict=True)])
+    src = write_csv(
+        tmp_path / "b.csv", ["y", pos], [[t, repr(v)] for t, v in zip(y, p.tolist(), strict=True)]
+    )
     rc, out, err = run(["report", src, "--out", str(tmp_path)])
     assert rc == 0, err
     assert f"binary: calibration of P(class {pos})" in out
     (row,) = read_csv_rows(tmp_path / "calibration_report.csv")
     assert float(row["expected_calibration_error"]) == M.expected_calibration_error(
-        y, p, pos_label=int(pos))
+        y, p, pos_label=int(pos)
+    )
     two_col = np.column_stack([1 - p, p]) if pos == "1" else np.column_stack([p, 1 - p])
     assert float(row["accuracy"]) == np.mean(two_col.argmax(axis=1) == y)
     if "negative_log_likelihood" in row:
         from sklearn.metrics import log_loss
 
         assert float(row["negative_log_likelihood"]) == pytest.approx(
-            log_loss(y, two_col), rel=1e-10)
+            log_loss(y, two_col), rel=1e-10
+        )
 
 
-@pytest.mark.parametrize("label_fmt, col_names", [
-    ("{}", ["0.0", "1.0", "2.0"]),      # int labels, float-looking column names
-    ("{}.0", ["0", "1", "2"]),          # float labels, int column names
-])
-def test_numeric_labels_match_column_names_by_value(tmp_path, fitted_multiclass, label_fmt,
-                                                    col_names):
+@pytest.mark.parametrize(
+    "label_fmt, col_names",
+    [
+        ("{}", ["0.0", "1.0", "2.0"]),  # int labels, float-looking column names
+        ("{}.0", ["0", "1", "2"]),  # float labels, int column names
+    ],
+)
+def test_numeric_labels_match_column_names_by_value(
+    tmp_path, fitted_multiclass, label_fmt, col_names
+):
     y, P = fitted_multiclass
-    src = write_csv(tmp_path / "n.csv", ["y", *col_names],
-                    [[label_fmt.format(t), *map(repr, p)]
-                     for t, p in zip(y, P.tolist(), strict=True)])
+    src = write_csv(
+        tmp_path / "n.csv",
+        ["y", *col_names],
+        [[label_fmt.format(t), *map(repr, p)] for t, p in zip(y, P.tolist(), strict=True)],
+    )
     rc, out, err = run(["report", src, "--out", str(tmp_path)])
     assert rc == 0, err
     (row,) = read_csv_rows(tmp_path / "calibration_report.csv")
@@ -275,31 +311,44 @@ def test_proba_cols_and_model_col(tmp_path, fitted_multiclass):
     # the id column is not a class: without --proba-cols it is an error
     rc, out, err = run(["report", src, "--model-col", "model"])
     assert_one_line_error(rc, out, err, "probability column 'id' does not name a class")
-    rc, out, err = run(["report", src, "--model-col", "model", "--proba-cols", "0,1,2",
-                        "--out", str(tmp_path)])
+    rc, out, err = run(
+        ["report", src, "--model-col", "model", "--proba-cols", "0,1,2", "--out", str(tmp_path)]
+    )
     assert rc == 0, err
     rows = read_csv_rows(tmp_path / "calibration_report.csv")
     assert [(r["model"], r["n_samples"]) for r in rows] == [("A", "200"), ("B", "150")]
     assert float(rows[0]["expected_calibration_error"]) == M.expected_calibration_error(y, P)
     assert float(rows[1]["expected_calibration_error"]) == M.expected_calibration_error(
-        y[:150], Q[:150])
+        y[:150], Q[:150]
+    )
 
 
 def test_error_names_the_file_line_of_a_model_row(tmp_path):
-    src = write_csv(tmp_path / "mm.csv", ["model", "y", "0", "1"],
-                    [["A", 0, 0.8, 0.2], ["B", 1, 0.3, 0.7], ["A", 1, 0.4, 0.6],
-                     ["B", 0, 0.9, 0.3]])
+    src = write_csv(
+        tmp_path / "mm.csv",
+        ["model", "y", "0", "1"],
+        [["A", 0, 0.8, 0.2], ["B", 1, 0.3, 0.7], ["A", 1, 0.4, 0.6], ["B", 0, 0.9, 0.3]],
+    )
     rc, out, err = run(["report", src, "--model-col", "model"])
     # model B's second row (row 1) is line 5 of the file
-    assert_one_line_error(rc, out, err, "model 'B': y_proba rows must sum to 1",
-                          "row 1 sums to 1.2", "(row 1 is line 5 of the file)")
+    assert_one_line_error(
+        rc,
+        out,
+        err,
+        "model 'B': y_proba rows must sum to 1",
+        "row 1 sums to 1.2",
+        "(row 1 is line 5 of the file)",
+    )
 
 
 def test_renormalize_rounded_probabilities(tmp_path, fitted_multiclass):
     y, P = fitted_multiclass
     R = np.round(P, 3)
-    src = write_csv(tmp_path / "r.csv", ["y", "0", "1", "2"],
-                    [[int(t), *(f"{v:.3f}" for v in p)] for t, p in zip(y, R, strict=True)])
+    src = write_csv(
+        tmp_path / "r.csv",
+        ["y", "0", "1", "2"],
+        [[int(t), *(f"{v:.3f}" for v in p)] for t, p in zip(y, R, strict=True)],
+    )
     rc, out, err = run(["report", src])
     assert_one_line_error(rc, out, err, "rows must sum to 1", "--renormalize", "line ")
     rc, out, err = run(["report", src, "--renormalize", "--out", str(tmp_path)])
@@ -372,13 +421,16 @@ def test_out_without_matplotlib(tmp_path, monkeypatch):
     assert rc == 0
     assert err.startswith("skcalib: note: matplotlib is not installed") and err.count("\n") == 1
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
-        "calibration_report.csv", "calibration_report.json"]
+        "calibration_report.csv",
+        "calibration_report.json",
+    ]
 
 
 def test_out_writes_png(tmp_path):
     pytest.importorskip("matplotlib")
-    src = write_csv(tmp_path / "my preds.csv", ["y", "0", "1"],
-                    [[0, 0.8, 0.2], [1, 0.3, 0.7], [1, 0.45, 0.55]])
+    src = write_csv(
+        tmp_path / "my preds.csv", ["y", "0", "1"], [[0, 0.8, 0.2], [1, 0.3, 0.7], [1, 0.45, 0.55]]
+    )
     rc, out, err = run(["report", src, "--out", str(tmp_path / "new" / "dir")])
     assert rc == 0, err
     png = tmp_path / "new" / "dir" / "reliability_my_preds.png"
@@ -397,16 +449,21 @@ BAD_CSV = {
     "blank lines only": ("\n\n  \n", "the file is empty"),
     "header only": ("y,0,1\n", "header but no data rows"),
     "no label column": ("label,0,1\n0,0.5,0.5\n", "no label column 'y'"),
-    "non-numeric probability": ("y,0,1\n0,0.5,0.5\n1,abc,0.5\n",
-                                "probability column '0' is not numeric: 'abc' at line 3"),
+    "non-numeric probability": (
+        "y,0,1\n0,0.5,0.5\n1,abc,0.5\n",
+        "probability column '0' is not numeric: 'abc' at line 3",
+    ),
     "empty probability cell": ("y,0,1\n0,,0.5\n", "an empty cell at line 2"),
     "empty label": ("y,0,1\n,0.5,0.5\n", "label column 'y' is empty at line 2"),
-    "rows not summing to 1": ("y,0,1\n0,0.5,0.5\n1,0.5,0.6\n",
-                              "rows must sum to 1"),
-    "label not among the columns": ("y,0,1\n0,0.5,0.5\n2,0.5,0.5\n",
-                                    "labels in column 'y' without a probability column: 2"),
-    "string label not among the columns": ("y,cat,dog\ncat,0.5,0.5\nemu,0.5,0.5\n",
-                                           "without a probability column: emu"),
+    "rows not summing to 1": ("y,0,1\n0,0.5,0.5\n1,0.5,0.6\n", "rows must sum to 1"),
+    "label not among the columns": (
+        "y,0,1\n0,0.5,0.5\n2,0.5,0.5\n",
+        "labels in column 'y' without a probability column: 2",
+    ),
+    "string label not among the columns": (
+        "y,cat,dog\ncat,0.5,0.5\nemu,0.5,0.5\n",
+        "without a probability column: emu",
+    ),
     "nan probability": ("y,0,1\n0,0.5,0.5\n1,nan,0.5\n", "NaN"),
     "negative probability": ("y,0,1\n0,1.5,-0.5\n", "[0, 1]"),
     "ragged row": ("y,0,1\n0,0.5,0.5\n1,0.5\n", "line 3 has 2 fields but the header has 3"),
@@ -414,10 +471,11 @@ BAD_CSV = {
     "unnamed column": ("y,,1\n0,0.5,0.5\n", "column 2 of the header has no name"),
     "no probability columns": ("y\n0\n", "no probability columns"),
     "single column not a class": ("y,p\n0,0.5\n1,0.5\n", "'p' does not name a class"),
-    "single column, string labels": ("y,p\na,0.5\nb,0.5\n",
-                                     "must be named after the positive class"),
-    "single column, three labels": ("y,1\n0,0.5\n1,0.5\n2,0.5\n",
-                                    "has 3 labels"),
+    "single column, string labels": (
+        "y,p\na,0.5\nb,0.5\n",
+        "must be named after the positive class",
+    ),
+    "single column, three labels": ("y,1\n0,0.5\n1,0.5\n2,0.5\n", "has 3 labels"),
     "two columns for one class": ("y,1,1.0\n1,0.5,0.5\n", "name the same class"),
 }
 
@@ -436,8 +494,9 @@ def _npz_missing_key(path):
 
 
 def _npz_object_array(path):
-    np.savez(path, y_true=np.array([0, 1], dtype=object),
-             y_proba=np.array([[0.5, 0.5], [0.5, 0.5]]))
+    np.savez(
+        path, y_true=np.array([0, 1], dtype=object), y_proba=np.array([[0.5, 0.5], [0.5, 0.5]])
+    )
 
 
 def _npy_renamed(path):
@@ -480,12 +539,15 @@ def test_bad_file_one_line_error(tmp_path, case):
     assert_one_line_error(rc, out, err, fragment)
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--model-col", "m"], "no model column 'm'"),
-    (["--proba-cols", "0,2"], "no probability column '2'"),
-    (["--proba-cols", "y,0"], "cannot be both a probability column and the label column"),
-    (["--label-col", "z"], "no label column 'z'"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--model-col", "m"], "no model column 'm'"),
+        (["--proba-cols", "0,2"], "no probability column '2'"),
+        (["--proba-cols", "y,0"], "cannot be both a probability column and the label column"),
+        (["--label-col", "z"], "no label column 'z'"),
+    ],
+)
 def test_bad_column_options(tmp_path, argv, fragment):
     src = write_csv(tmp_path / "c.csv", ["y", "0", "1"], [[0, 0.8, 0.2], [1, 0.3, 0.7]])
     rc, out, err = run(["report", src, *argv])
@@ -501,21 +563,28 @@ def test_table_options_rejected_for_npz(tmp_path):
 def test_bad_file_subprocess_exit_code(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("y,0,1\n0,0.9,0.9\n")
-    proc = subprocess.run([sys.executable, "-m", "skcalib", "report", str(path)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "skcalib", "report", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("skcalib: error: ") and proc.stderr.count("\n") == 1
 
 
 # ---------------------------------------------------------------------------- command line
-@pytest.mark.parametrize("argv", [
-    ["report"],                              # neither a file nor --demo
-    ["report", "x.csv", "--demo"],           # both
-    ["report", "--demo", "--n-bins", "0"],
-    ["report", "--demo", "--n-bins", "many"],
-    ["report", "--demo", "--bogus"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report"],  # neither a file nor --demo
+        ["report", "x.csv", "--demo"],  # both
+        ["report", "--demo", "--n-bins", "0"],
+        ["report", "--demo", "--n-bins", "many"],
+        ["report", "--demo", "--bogus"],
+    ],
+)
 def test_usage_errors_exit_2(argv):
     rc, out, err = run(argv)
     assert rc == 2

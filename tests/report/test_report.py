@@ -35,7 +35,8 @@ def _expected(y, P, n_bins=15, **kw):
         "expected_calibration_error": M.expected_calibration_error(y, P, n_bins=n_bins, **kw),
         "max_calibration_error": M.max_calibration_error(y, P, n_bins=n_bins, **kw),
         "root_mean_squared_calibration_error": M.root_mean_squared_calibration_error(
-            y, P, n_bins=n_bins, **kw),
+            y, P, n_bins=n_bins, **kw
+        ),
     }
     if np.ndim(P) == 2 and np.shape(P)[1] > 2:
         out["static_calibration_error"] = M.static_calibration_error(y, P, n_bins=n_bins, **kw)
@@ -59,8 +60,13 @@ def test_values_equal_direct_metric_calls_multiclass(seed, n_bins):
         assert row["accuracy"] == accuracy_score(y, proba.argmax(axis=1))
         assert report.n_samples[name] == len(y)
     keys = [c.key for c in report.columns]
-    assert keys[:5] == ["accuracy", "expected_calibration_error", "max_calibration_error",
-                        "root_mean_squared_calibration_error", "static_calibration_error"]
+    assert keys[:5] == [
+        "accuracy",
+        "expected_calibration_error",
+        "max_calibration_error",
+        "root_mean_squared_calibration_error",
+        "static_calibration_error",
+    ]
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -88,9 +94,11 @@ def test_sample_weight_is_forwarded_and_equals_repetition():
     for key, value in weighted.items():
         assert value == pytest.approx(repeated[key], rel=1e-10, abs=1e-12), key
     assert weighted["accuracy"] == pytest.approx(
-        accuracy_score(y, P.argmax(axis=1), sample_weight=w))
+        accuracy_score(y, P.argmax(axis=1), sample_weight=w)
+    )
     assert weighted["expected_calibration_error"] == M.expected_calibration_error(
-        y, P, sample_weight=w)
+        y, P, sample_weight=w
+    )
 
 
 def test_pos_label_of_a_1d_vector():
@@ -103,7 +111,8 @@ def test_pos_label_of_a_1d_vector():
     if "negative_log_likelihood" in row:
         # p is the probability of class 0
         assert row["negative_log_likelihood"] == pytest.approx(
-            log_loss(y, np.column_stack([p, 1 - p])), rel=1e-12)
+            log_loss(y, np.column_stack([p, 1 - p])), rel=1e-12
+        )
 
 
 def test_string_labels_and_explicit_label_order():
@@ -123,7 +132,8 @@ def test_models_on_different_samples():
     report = calibration_report({"m1": y1, "m2": y2}, {"m1": P1, "m2": P2}, labels=[0, 1, 2])
     assert report.n_samples == {"m1": 100, "m2": 150}
     assert report.values["m2"]["expected_calibration_error"] == (
-        M.expected_calibration_error(y2, P2))
+        M.expected_calibration_error(y2, P2)
+    )
     with pytest.raises(ValueError, match="y_true is a dict without an entry for model 'm2'"):
         calibration_report({"m1": y1}, {"m1": P1, "m2": P2})
 
@@ -133,8 +143,12 @@ def test_columns_follow_available_metrics(monkeypatch):
     monkeypatch.delattr(M, "brier_score", raising=False)
     monkeypatch.delattr(M, "negative_log_likelihood", raising=False)
     keys = [c.key for c in calibration_report(y, p).columns]
-    assert keys == ["accuracy", "expected_calibration_error", "max_calibration_error",
-                    "root_mean_squared_calibration_error"]
+    assert keys == [
+        "accuracy",
+        "expected_calibration_error",
+        "max_calibration_error",
+        "root_mean_squared_calibration_error",
+    ]
 
 
 def test_curves_are_reliability_curve():
@@ -156,8 +170,11 @@ def test_to_string_is_an_aligned_table():
     assert header.split()[:4] == ["model", "n", "accuracy", "ECE"]
     assert set(rule.replace(" ", "")) == {"-"}
     # every column ends at the same position in the header and the rows
-    ends = [i + 1 for i, ch in enumerate(rule) if ch == "-" and (i + 1 == len(rule)
-                                                                  or rule[i + 1] == " ")]
+    ends = [
+        i + 1
+        for i, ch in enumerate(rule)
+        if ch == "-" and (i + 1 == len(rule) or rule[i + 1] == " ")
+    ]
     for line in (header, row1, row2):
         for end in ends[1:]:
             assert line[end - 1] != " ", (line, end)
@@ -177,8 +194,10 @@ def test_to_dict_is_json_with_none_for_empty_bins():
     back = json.loads(text)
     curve = back["reliability_curves"]["m"]
     assert len(curve["prob_true"]) == 50 and None in curve["prob_true"]
-    assert back["rows"][0]["expected_calibration_error"] == (
-        report.values["m"]["expected_calibration_error"])
+    assert (
+        back["rows"][0]["expected_calibration_error"]
+        == (report.values["m"]["expected_calibration_error"])
+    )
     assert back["positive_class"] == {"m": 1}
 
 

@@ -66,14 +66,19 @@ def test_names_registered_except_sklearn_own():
 ENTRY_POINTS = {
     "cross_val_score": lambda s: cross_val_score(_clf(), X, Y, cv=CV, scoring=s),
     "cross_validate": lambda s: cross_validate(_clf(), X, Y, cv=CV, scoring=s)["test_score"],
-    "GridSearchCV": lambda s: GridSearchCV(_clf(), GRID, cv=CV, scoring=s)
-    .fit(X, Y).cv_results_["mean_test_score"],
-    "RandomizedSearchCV": lambda s: RandomizedSearchCV(
-        _clf(), GRID, n_iter=2, cv=CV, scoring=s, random_state=0
-    ).fit(X, Y).cv_results_["mean_test_score"],
-    "HalvingGridSearchCV": lambda s: HalvingGridSearchCV(
-        _clf(), GRID, cv=CV, scoring=s, min_resources=60, random_state=0
-    ).fit(X, Y).cv_results_["mean_test_score"],
+    "GridSearchCV": lambda s: (
+        GridSearchCV(_clf(), GRID, cv=CV, scoring=s).fit(X, Y).cv_results_["mean_test_score"]
+    ),
+    "RandomizedSearchCV": lambda s: (
+        RandomizedSearchCV(_clf(), GRID, n_iter=2, cv=CV, scoring=s, random_state=0)
+        .fit(X, Y)
+        .cv_results_["mean_test_score"]
+    ),
+    "HalvingGridSearchCV": lambda s: (
+        HalvingGridSearchCV(_clf(), GRID, cv=CV, scoring=s, min_resources=60, random_state=0)
+        .fit(X, Y)
+        .cv_results_["mean_test_score"]
+    ),
     "learning_curve": lambda s: learning_curve(
         _clf(), X, Y, cv=CV, scoring=s, train_sizes=[0.5, 1.0], shuffle=True, random_state=0
     )[2],
@@ -83,18 +88,22 @@ ENTRY_POINTS = {
     "permutation_test_score": lambda s: permutation_test_score(
         _clf(), X, Y, cv=CV, scoring=s, n_permutations=2, random_state=0
     )[0],
-    "permutation_importance": lambda s: permutation_importance(
-        _clf().fit(X, Y), X, Y, scoring=s, n_repeats=2, random_state=0
-    ).importances,
-    "RFECV": lambda s: RFECV(_clf(), cv=CV, scoring=s).fit(X, Y)
-    .cv_results_["mean_test_score"],
+    "permutation_importance": lambda s: (
+        permutation_importance(
+            _clf().fit(X, Y), X, Y, scoring=s, n_repeats=2, random_state=0
+        ).importances
+    ),
+    "RFECV": lambda s: RFECV(_clf(), cv=CV, scoring=s).fit(X, Y).cv_results_["mean_test_score"],
     "SequentialFeatureSelector": lambda s: np.array(
-        [SequentialFeatureSelector(_clf(), n_features_to_select=2, cv=CV, scoring=s)
-         .fit(X, Y).get_support().sum()]
+        [
+            SequentialFeatureSelector(_clf(), n_features_to_select=2, cv=CV, scoring=s)
+            .fit(X, Y)
+            .get_support()
+            .sum()
+        ]
     ),
     "LogisticRegressionCV": lambda s: np.array(
-        [LogisticRegressionCV(Cs=[0.1, 1.0], cv=CV, scoring=s, max_iter=1000)
-         .fit(X, Y).score(X, Y)]
+        [LogisticRegressionCV(Cs=[0.1, 1.0], cv=CV, scoring=s, max_iter=1000).fit(X, Y).score(X, Y)]
     ),
 }
 
@@ -109,8 +118,7 @@ def test_every_entry_point_accepts_the_names(entry_point):
         if entry_point in ("cross_val_score", "cross_validate"):
             np.testing.assert_allclose(values, _expected_ece_cv(), rtol=1e-12)
         # the long name and the alias are the same scorer
-        np.testing.assert_allclose(run("neg_expected_calibration_error"), values,
-                                   rtol=1e-12)
+        np.testing.assert_allclose(run("neg_expected_calibration_error"), values, rtol=1e-12)
 
 
 def test_check_scoring_get_scorer_and_multimetric():
@@ -125,8 +133,9 @@ def test_check_scoring_get_scorer_and_multimetric():
     # dict and list scoring, refit by a skcalib name
     res = cross_validate(_clf(), X, Y, cv=CV, scoring={"acc": "accuracy", "ece": "ece"})
     np.testing.assert_allclose(res["test_ece"], _expected_ece_cv(), rtol=1e-12)
-    search = GridSearchCV(_clf(), {"C": [1e-3, 0.1, 10.0]}, cv=CV,
-                          scoring=["accuracy", "ece", "nll"], refit="ece").fit(X, Y)
+    search = GridSearchCV(
+        _clf(), {"C": [1e-3, 0.1, 10.0]}, cv=CV, scoring=["accuracy", "ece", "nll"], refit="ece"
+    ).fit(X, Y)
     assert search.best_index_ == int(np.argmax(search.cv_results_["mean_test_ece"]))
 
 
@@ -134,8 +143,12 @@ def test_hist_gradient_boosting_early_stopping_scoring():
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     hgb = HistGradientBoostingClassifier(
-        max_iter=15, early_stopping=True, scoring="ece", n_iter_no_change=3,
-        validation_fraction=0.3, random_state=0,
+        max_iter=15,
+        early_stopping=True,
+        scoring="ece",
+        n_iter_no_change=3,
+        validation_fraction=0.3,
+        random_state=0,
     ).fit(X, Y)
     assert np.all(np.asarray(hgb.validation_score_) <= 0)
 
@@ -149,9 +162,7 @@ def test_idempotent_and_reversible():
     for name, scorer in before_registry.items():  # not even replaced
         assert sklearn.metrics._scorer._SCORERS[name] is scorer
     lists = compat._scoring_lists(StrOptions)
-    assert lists and all(
-        sum(compat._is_metric_guard(c) for c in lst) == 1 for lst in lists
-    )
+    assert lists and all(sum(compat._is_metric_guard(c) for c in lst) == 1 for lst in lists)
     try:
         compat.unregister_scorers()
         assert "ece" not in sk_get_scorer_names()
@@ -181,8 +192,9 @@ def test_broken_internals_warn_once_and_roll_back(monkeypatch):
     compat.unregister_scorers()
     try:
         monkeypatch.setattr(sklearn.metrics._scorer, "_SCORERS", None)
-        with pytest.warns(compat.SklearnCompatibilityWarning,
-                          match=r"skcalib\.metrics\.get_scorer\('ece'\)"):
+        with pytest.warns(
+            compat.SklearnCompatibilityWarning, match=r"skcalib\.metrics\.get_scorer\('ece'\)"
+        ):
             assert compat.register_scorers() == []
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -211,8 +223,7 @@ def test_broken_internals_warn_once_and_roll_back(monkeypatch):
             assert compat.register_scorers() == []
         assert "ece" not in sk_get_scorer_names()
         assert not any(
-            compat._is_metric_guard(c)
-            for lst in compat._scoring_lists(StrOptions) for c in lst
+            compat._is_metric_guard(c) for lst in compat._scoring_lists(StrOptions) for c in lst
         )
     finally:
         monkeypatch.undo()
@@ -223,8 +234,11 @@ def test_broken_internals_warn_once_and_roll_back(monkeypatch):
 def _run(code, **env):
     full_env = {**os.environ, **env}
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-        env=full_env, timeout=120,
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=120,
     )
 
 
@@ -293,8 +307,15 @@ def test_import_never_breaks_with_broken_sklearn_internals():
 
 
 def test_registration_enabled_values(monkeypatch):
-    for value, enabled in [("0", False), ("false", False), ("OFF", False), ("no", False),
-                           ("1", True), ("", True), ("yes", True)]:
+    for value, enabled in [
+        ("0", False),
+        ("false", False),
+        ("OFF", False),
+        ("no", False),
+        ("1", True),
+        ("", True),
+        ("yes", True),
+    ]:
         monkeypatch.setenv("SKCALIB_REGISTER_SCORERS", value)
         assert compat.scorer_registration_enabled() is enabled
     monkeypatch.delenv("SKCALIB_REGISTER_SCORERS")
