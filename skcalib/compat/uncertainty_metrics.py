@@ -71,13 +71,13 @@ import itertools
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ..metrics._binning_compat import (
     um_adaptive_upper_edges,
     um_bin_stats,
     um_even_upper_edges,
 )
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
     "gce",

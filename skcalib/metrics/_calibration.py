@@ -6,8 +6,8 @@ import numbers
 
 import numpy as np
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import BinStats, check_bin_edges, compute_bin_stats, quantile_bin_edges  # noqa: F401
 from ._guard import scorer_misuse_guard
 from ._validation import check_classification_input

@@ -6,8 +6,8 @@ import numbers
 
 import numpy as np
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import Interval, validate_params
 
+from ..utils._sklearn_compat import Interval, validate_params
 from ._binning_compat import tfp_assign_bins, tfp_quantile_bin_edges
 from ._validation import _as_float, _to_numpy
 

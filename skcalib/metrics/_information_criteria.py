@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ..utils._sklearn_compat import StrOptions, validate_params
 from ._guard import scorer_misuse_guard
 from ._validation import _to_numpy, check_sample_weight
 

@@ -22,8 +22,8 @@ import numbers
 import numpy as np
 from scipy.special import erf, ndtr
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, validate_params
 
+from ..utils._sklearn_compat import Interval, validate_params
 from ._guard import scorer_misuse_guard
 from ._validation import (  # noqa: F401  (re-exported for _regression_nll)
     _as_float,

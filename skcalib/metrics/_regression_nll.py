@@ -5,8 +5,8 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
 
+from ..utils._sklearn_compat import validate_params
 from ._guard import scorer_misuse_guard
 from ._regression import _check_positive, _check_real_array, _find_nonfinite
 from ._validation import check_sample_weight

@@ -47,6 +47,7 @@ import numpy as np
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import make_scorer
 
+from ..utils._sklearn_compat import validate_parameter_constraints
 from ._guard import scorer_misuse_message
 from ._members import check_member_ensemble, member_log_likelihood
 
@@ -348,8 +349,6 @@ def _check_options(name, spec, metric, score_func, options):
     # validate the values now rather than in every fold of a search
     constraints = getattr(metric, "_skl_parameter_constraints", None)
     if constraints and options:
-        from sklearn.utils._param_validation import validate_parameter_constraints
-
         validate_parameter_constraints(
             {k: constraints[k] for k in options if k in constraints},
             {k: v for k, v in options.items() if k in constraints},

@@ -27,8 +27,8 @@ from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
 from sklearn import get_config
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import compute_bin_stats
 from ._guard import scorer_misuse_guard
 from ._validation import check_classification_input, check_proba_chunk, iter_row_chunks

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
 
 from .. import metrics as _metrics
+from ..utils._sklearn_compat import Interval, validate_params
 
 __all__ = ["CalibrationReport", "MetricColumn", "calibration_report"]
 

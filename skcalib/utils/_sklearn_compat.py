@@ -43,7 +43,24 @@ import os
 import sys
 import warnings
 
+# Parameter validation in the style of scikit-learn's public functions and estimators,
+# re-exported under skcalib's own names (the rest of skcalib imports them from here).
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    InvalidParameterError,
+    StrOptions,
+    validate_parameter_constraints,
+    validate_params,
+)
+
 __all__ = [
+    "HasMethods",
+    "Interval",
+    "InvalidParameterError",
+    "StrOptions",
+    "validate_parameter_constraints",
+    "validate_params",
     "SklearnCompatibilityWarning",
     "check_scorer_hook",
     "register_scorers",
@@ -176,7 +193,6 @@ def _metric_guard_constraint_class():
     ``make_constraint`` accepts instances of a fixed set of constraint classes; this
     one subclasses ``HasMethods`` to be accepted, and overrides everything it uses.
     """
-    from sklearn.utils._param_validation import HasMethods
 
     class _RejectSkcalibMetric(HasMethods):
         def __init__(self):
@@ -219,7 +235,6 @@ def _is_ours(scorer):
 def _register():
     from sklearn.metrics import _scorer as sk_scorer
     from sklearn.metrics import check_scoring
-    from sklearn.utils._param_validation import StrOptions
 
     from skcalib.metrics import get_scorer, get_scorer_names
 
