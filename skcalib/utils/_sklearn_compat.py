@@ -50,6 +50,8 @@ from sklearn.utils._param_validation import (
     Interval,
     InvalidParameterError,
     StrOptions,
+    generate_invalid_param_val,
+    make_constraint,
     validate_parameter_constraints,
     validate_params,
 )
@@ -59,6 +61,8 @@ __all__ = [
     "Interval",
     "InvalidParameterError",
     "StrOptions",
+    "generate_invalid_param_val",
+    "make_constraint",
     "validate_parameter_constraints",
     "validate_params",
     "SklearnCompatibilityWarning",
