@@ -36,7 +36,6 @@ from ._scoring_rules import (
     negative_log_likelihood,
     score_decomposition,
 )
-from ._validation import check_classification_input
 
 __all__ = [
     "get_scorer",
@@ -59,7 +58,6 @@ __all__ = [
     "BinStats",
     "adaptive_calibration_error",
     "calibration_error_from_bin_stats",
-    "check_classification_input",
     "compute_bin_stats",
     "expected_calibration_error",
     "expected_calibration_error_quantiles",

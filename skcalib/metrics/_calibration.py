@@ -1,4 +1,10 @@
-"""The calibration-error family: ECE, MCE, RMSCE, SCE, ACE, TACE and their general form."""
+"""The calibration-error family: ECE, MCE, RMSCE, SCE, ACE, TACE and their general form.
+
+Every function here validates its options at the boundary, builds the per-bin sufficient
+statistics with the one binning core (:mod:`skcalib.metrics._binning`) and aggregates
+them; nothing else is binned anywhere, so the printed errors, :func:`reliability_curve`
+and the diagrams drawn from it always agree.
+"""
 
 from __future__ import annotations
 
@@ -8,51 +14,56 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import BinStats, check_bin_edges, compute_bin_stats, quantile_bin_edges  # noqa: F401
+from ._binning import (
+    MULTICLASS_OPTIONS,
+    STRATEGIES,
+    BinStats,
+    GapSums,
+    bin_stats,
+    check_bin_edges,
+    check_n_bins,
+)
 from ._guard import scorer_misuse_guard
 from ._validation import check_classification_input
 
 __all__ = [
-    "general_calibration_error",
+    "adaptive_calibration_error",
+    "calibration_error_from_bin_stats",
     "expected_calibration_error",
+    "general_calibration_error",
     "max_calibration_error",
+    "reliability_curve",
     "root_mean_squared_calibration_error",
     "static_calibration_error",
-    "adaptive_calibration_error",
     "thresholded_adaptive_calibration_error",
-    "reliability_curve",
-    "calibration_error_from_bin_stats",
 ]
 
-_COMMON_CONSTRAINTS = {
+NORMS = ("l1", "l2", "max")
+
+_DATA = {
     "y_true": ["array-like"],
     "y_proba": ["array-like"],
-    "n_bins": [Interval(numbers.Integral, 1, None, closed="left")],
-    "strategy": [StrOptions({"uniform", "quantile"})],
-    "bins": ["array-like", None],
     "sample_weight": ["array-like", None],
     "labels": ["array-like", None],
     "pos_label": [numbers.Integral, str, numbers.Real, np.bool_, bool, None],
 }
+_N_BINS = {"n_bins": [Interval(numbers.Integral, 1, None, closed="left")]}
+_MULTICLASS = {"multiclass": [StrOptions(set(MULTICLASS_OPTIONS))]}
+_THRESHOLD = {"threshold": [Interval(numbers.Real, 0, 1, closed="left")]}
 
 
-def calibration_error_from_bin_stats(stats, *, norm="l1", debias=False):
-    """Calibration error of precomputed :class:`BinStats`.
+# --------------------------------------------------------------------------------------
+# aggregation of the per-bin statistics
+# --------------------------------------------------------------------------------------
 
-    With ``G`` groups (1, or the number of classes for class-wise calibration), total
-    sample weight ``W``, and per bin ``n_gb`` (weight), ``acc_gb`` (mean outcome) and
-    ``conf_gb`` (mean probability):
 
-    * ``l1``:  ``(1/G) sum_g sum_b (n_gb / W) |acc_gb - conf_gb|``
-    * ``l2``:  ``sqrt((1/G) sum_g sum_b (n_gb / W) (acc_gb - conf_gb)^2)``; with
-      ``debias=True`` each squared gap is reduced by ``acc_gb (1 - acc_gb) / (n_gb - 1)``
-      (Kumar, Liang and Ma 2019; bins with ``n_gb <= 1`` contribute 0) and the sum is
-      clipped at 0 before the square root.
-    * ``max``: ``max_{g,b: n_gb > 0} |acc_gb - conf_gb|``.
-    """
+def _error(stats, norm, debias=False):
+    """Calibration error of validated statistics (:class:`BinStats` or :class:`GapSums`)."""
     W = stats.total_weight
-    G = stats.n_groups
-    diff = stats.gap
+    G = stats.bin_edges.shape[0]
+    if isinstance(stats, GapSums):  # l1 only
+        return float(np.abs(stats.sum_gap).sum() / (W * G))
+    diff = stats.sum_true - stats.sum_proba
     if norm == "l1":
         return float(np.abs(diff).sum() / (W * G))
     nz = stats.count > 0
@@ -65,26 +76,142 @@ def calibration_error_from_bin_stats(stats, *, norm="l1", debias=False):
     sq = cnt * gap**2
     if debias:
         acc = stats.sum_true[nz] / cnt
-        big = cnt > 1
+        n_eff = stats.effective_count[nz]
+        big = n_eff > 1
         var = np.zeros_like(cnt)
-        var[big] = acc[big] * (1 - acc[big]) / (cnt[big] - 1)
+        var[big] = acc[big] * (1 - acc[big]) / (n_eff[big] - 1)
         sq = np.where(big, sq - cnt * var, 0.0)
     total = sq.sum() / (W * G)
     return float(np.sqrt(max(total, 0.0)))
 
 
-def _prepare_bins(bins):
-    return None if bins is None else check_bin_edges(bins)
+@validate_params(
+    {
+        "stats": [BinStats],
+        "norm": [StrOptions(set(NORMS))],
+        "debias": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def calibration_error_from_bin_stats(stats, *, norm="l1", debias=False):
+    r"""Calibration error of precomputed :class:`BinStats`.
+
+    With ``G`` groups (1, or the number of classes for class-wise calibration), total
+    sample weight ``W``, and per bin the weight ``n_gb``, mean outcome ``acc_gb`` and
+    mean probability ``conf_gb``:
+
+    .. math::
+
+        \mathrm{CE}_{\ell_1} = \frac{1}{G}\sum_{g,b} \frac{n_{gb}}{W}
+            \lvert \mathrm{acc}_{gb} - \mathrm{conf}_{gb} \rvert, \quad
+        \mathrm{CE}_{\ell_2} = \Bigl(\frac{1}{G}\sum_{g,b}\frac{n_{gb}}{W}
+            (\mathrm{acc}_{gb} - \mathrm{conf}_{gb})^2\Bigr)^{1/2}, \quad
+        \mathrm{CE}_{\max} = \max_{g,b:\,n_{gb}>0}
+            \lvert \mathrm{acc}_{gb} - \mathrm{conf}_{gb} \rvert.
+
+    With ``debias=True`` (``norm="l2"`` only) each squared gap is reduced by
+    ``acc_gb (1 - acc_gb) / (m_gb - 1)``, the debiased estimator of Kumar, Liang and Ma
+    (2019), where ``m_gb`` is the bin's effective sample size
+    (:attr:`BinStats.effective_count`: the number of samples without weights, and
+    ``(sum w)^2 / sum w^2`` with weights, so that the result does not depend on the
+    scale of the weights).  Bins with ``m_gb <= 1`` contribute 0 and the sum is clipped
+    at 0 before the square root.
+
+    Parameters
+    ----------
+    stats : BinStats
+        Statistics from :func:`compute_bin_stats` (or merged ones).
+    norm : {"l1", "l2", "max"}, default="l1"
+        How the per-bin gaps are aggregated.
+    debias : bool, default=False
+        Debiased estimator of the squared error; requires ``norm="l2"``.
+
+    Returns
+    -------
+    float
+        The calibration error, in [0, 1].
+
+    References
+    ----------
+    Kumar, Liang and Ma, "Verified Uncertainty Calibration", NeurIPS 2019.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import calibration_error_from_bin_stats, compute_bin_stats
+    >>> stats = compute_bin_stats([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
+    >>> calibration_error_from_bin_stats(stats)
+    0.275
+    >>> calibration_error_from_bin_stats(stats, norm="max")
+    0.3
+    """
+    _check_debias(debias, norm)
+    return _error(stats, norm, debias)
+
+
+def _check_debias(debias, norm):
+    if debias and norm != "l2":
+        raise ValueError(f"debias=True requires norm='l2', got norm={norm!r}")
+
+
+def _stats(
+    y_true,
+    y_proba,
+    *,
+    n_bins,
+    strategy,
+    multiclass,
+    threshold=0.0,
+    bins=None,
+    sample_weight,
+    labels,
+    pos_label,
+    gap_only=False,
+    weight_sq=False,
+):
+    """Validate the data and bin it (values checked in the binning pass)."""
+    edges = None if bins is None else check_bin_edges(bins)
+    n_bins = check_n_bins(n_bins)
+    data = check_classification_input(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        check_values=False,
+    )
+    return bin_stats(
+        data,
+        multiclass=multiclass,
+        n_bins=n_bins,
+        strategy=strategy,
+        bins=edges,
+        threshold=threshold,
+        gap_only=gap_only,
+        weight_sq=weight_sq,
+    )
+
+
+def _binned_error(y_true, y_proba, *, norm, debias=False, **options):
+    stats = _stats(y_true, y_proba, gap_only=norm == "l1", weight_sq=debias, **options)
+    return _error(stats, norm, debias)
+
+
+# --------------------------------------------------------------------------------------
+# the general form
+# --------------------------------------------------------------------------------------
 
 
 @scorer_misuse_guard
 @validate_params(
     {
-        **_COMMON_CONSTRAINTS,
-        "multiclass": [StrOptions({"auto", "top_label", "classwise"})],
-        "norm": [StrOptions({"l1", "l2", "max"})],
-        "threshold": [Interval(numbers.Real, 0, 1, closed="left")],
+        **_DATA,
+        **_N_BINS,
+        **_MULTICLASS,
+        **_THRESHOLD,
+        "strategy": [StrOptions(set(STRATEGIES))],
+        "norm": [StrOptions(set(NORMS))],
         "debias": ["boolean"],
+        "bins": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -129,14 +256,16 @@ def general_calibration_error(
         True labels (ints, strings, bools, pandas Series ...).
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities: of the positive class (1-D, binary), or one column per
-        class in ``labels`` order, as returned by ``predict_proba``.
+        class in ``labels`` order, as returned by ``predict_proba``.  Rows must sum to 1
+        within 3.45e-4 (float32 precision, for any dtype).
     n_bins : int, default=15
         Number of bins.
     strategy : {"uniform", "quantile"}, default="uniform"
-        "uniform": edges ``k / n_bins``, bins right-closed (``e_m < p <= e_{m+1}``, the
-        first bin also holds 0), as :func:`sklearn.calibration.calibration_curve`.
-        "quantile": equal-mass bins at the (weighted) inverted-CDF quantiles of the
-        binned probabilities (per class for class-wise calibration).
+        "uniform": edges ``np.linspace(0, 1, n_bins + 1)``, bins right-closed
+        (``e_m < p <= e_{m+1}``, the first bin also holds 0), exactly as
+        :func:`sklearn.calibration.calibration_curve`.  "quantile": equal-mass bins at
+        the (weighted) inverted-CDF quantiles of the binned probabilities (per class
+        for class-wise calibration; of the kept values with a ``threshold``).
     multiclass : {"auto", "top_label", "classwise"}, default="auto"
         What is binned (``G`` groups).  "auto": for a binary problem the probability of
         the positive class against the observed frequency of the positive class
@@ -146,19 +275,22 @@ def general_calibration_error(
         "classwise": every class's probability against the indicator of that class
         (``G = n_classes``; Nixon et al. 2019).
     norm : {"l1", "l2", "max"}, default="l1"
+        How the per-bin gaps are aggregated (formulas above).
     threshold : float in [0, 1), default=0.0
         Only probabilities strictly greater than ``threshold`` are binned (0 keeps all).
         The normalisation still uses the total weight ``N`` of all samples (Nixon et al.).
     debias : bool, default=False
-        With ``norm="l2"``, use the debiased estimator of the squared error of Kumar,
-        Liang and Ma (2019): each bin's squared gap minus
-        ``acc (1 - acc) / (n_gb - 1)``.
+        With ``norm="l2"``, the debiased estimator of the squared error of Kumar, Liang
+        and Ma (2019): each bin's squared gap minus ``acc (1 - acc) / (m_gb - 1)``, with
+        ``m_gb`` the bin's effective sample size (the count without weights,
+        ``(sum w)^2 / sum w^2`` with weights: the result does not depend on the scale of
+        the weights); bins with ``m_gb <= 1`` contribute 0.
     bins : array-like of shape (n_bins + 1,), default=None
         Explicit increasing bin edges covering [0, 1]; overrides ``n_bins`` and
         ``strategy``.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; weight ``w`` is the same as repeating the sample ``w``
-        times.
+        times (except for the effective sample size of ``debias``).
     labels : array-like, default=None
         Classes in the column order of ``y_proba``; default the sorted unique labels of
         ``y_true``.
@@ -169,6 +301,11 @@ def general_calibration_error(
     -------
     float
         The calibration error, in [0, 1].
+
+    See Also
+    --------
+    reliability_curve : the per-bin values behind the error.
+    calibration_error_from_bin_stats : the same aggregation of precomputed statistics.
 
     References
     ----------
@@ -187,11 +324,12 @@ def general_calibration_error(
     >>> general_calibration_error(y_true, y_proba, n_bins=2, norm="max")
     0.3
     """
-    if debias and norm != "l2":
-        raise ValueError(f"debias=True requires norm='l2', got norm={norm!r}")
-    stats = _compute_stats(
+    _check_debias(debias, norm)
+    return _binned_error(
         y_true,
         y_proba,
+        norm=norm,
+        debias=debias,
         n_bins=n_bins,
         strategy=strategy,
         multiclass=multiclass,
@@ -200,47 +338,41 @@ def general_calibration_error(
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        gap_only=norm == "l1",
     )
-    return calibration_error_from_bin_stats(stats, norm=norm, debias=debias)
 
 
-def _compute_stats(
+# --------------------------------------------------------------------------------------
+# the named members of the family
+# --------------------------------------------------------------------------------------
+
+
+@scorer_misuse_guard
+@validate_params({**_DATA, **_N_BINS, **_MULTICLASS}, prefer_skip_nested_validation=True)
+def expected_calibration_error(
     y_true,
     y_proba,
     *,
-    n_bins,
-    strategy,
-    multiclass,
-    threshold,
-    bins,
-    sample_weight,
-    labels,
-    pos_label,
-    gap_only=False,
-) -> BinStats:
-    edges = _prepare_bins(bins)
-    data = check_classification_input(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        check_values=False,
-    )
-    return compute_bin_stats(
-        data,
-        multiclass=multiclass,
-        n_bins=n_bins,
-        strategy=strategy,
-        bins=edges,
-        threshold=threshold,
-        check_values=True,
-        gap_only=gap_only,
-    )
+    n_bins=15,
+    multiclass="auto",
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    r"""Expected calibration error (ECE) with equal-width bins.
 
+    .. math::
 
-_NAMED_DOC = """
+        \mathrm{ECE} = \sum_{b=1}^{B} \frac{n_b}{N}\,
+            \lvert \mathrm{acc}_b - \mathrm{conf}_b \rvert
+
+    with ``B = n_bins`` equal-width, right-closed bins (edges
+    ``np.linspace(0, 1, n_bins + 1)``), ``n_b`` the (weighted) number of predictions in
+    bin ``b``, ``N`` the total, ``acc_b`` the observed frequency and ``conf_b`` the mean
+    predicted probability in the bin.  For a binary problem the positive-class
+    probability is binned (as :func:`sklearn.calibration.calibration_curve`); for more
+    classes the top-label confidence (Guo et al. 2017).  Same as
+    ``general_calibration_error(strategy="uniform", norm="l1")``.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -248,8 +380,10 @@ _NAMED_DOC = """
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
         for 2-D input).
-    n_bins : int, default={n_bins}
+    n_bins : int, default=15
         Number of bins.
+    multiclass : {"auto", "top_label", "classwise"}, default="auto"
+        What is binned; see :func:`general_calibration_error`.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     labels : array-like, default=None
@@ -260,215 +394,416 @@ _NAMED_DOC = """
     Returns
     -------
     float
+        The ECE, in [0, 1].
 
     See Also
     --------
     general_calibration_error : the general form, with every option.
-"""
+
+    References
+    ----------
+    Naeini, Cooper and Hauskrecht, "Obtaining Well Calibrated Probabilities Using
+    Bayesian Binning", AAAI 2015.
+    Guo, Pleiss, Sun and Weinberger, "On Calibration of Modern Neural Networks", ICML 2017.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import expected_calibration_error
+    >>> expected_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
+    0.275
+    >>> P = [[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6]]
+    >>> expected_calibration_error([0, 2, 2], P, n_bins=10)  # top-label
+    0.1666...
+    """
+    return _binned_error(
+        y_true,
+        y_proba,
+        norm="l1",
+        n_bins=n_bins,
+        strategy="uniform",
+        multiclass=multiclass,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+    )
 
 
-def _named(
-    name,
-    summary,
-    formula,
-    example,
+@scorer_misuse_guard
+@validate_params({**_DATA, **_N_BINS, **_MULTICLASS}, prefer_skip_nested_validation=True)
+def max_calibration_error(
+    y_true,
+    y_proba,
     *,
-    strategy,
-    multiclass,
-    norm,
-    threshold=0.0,
     n_bins=15,
-    extra="",
+    multiclass="auto",
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
 ):
-    constraints = {**_COMMON_CONSTRAINTS}
-    for key in ("strategy", "bins"):
-        constraints.pop(key)
-    if threshold:
-        constraints["threshold"] = [Interval(numbers.Real, 0, 1, closed="left")]
+    r"""Maximum calibration error (MCE): the largest gap over non-empty equal-width bins.
 
-        def metric(
-            y_true,
-            y_proba,
-            *,
-            n_bins=n_bins,
-            threshold=threshold,
-            sample_weight=None,
-            labels=None,
-            pos_label=None,
-        ):
-            stats = _compute_stats(
-                y_true,
-                y_proba,
-                n_bins=n_bins,
-                strategy=strategy,
-                multiclass=multiclass,
-                threshold=threshold,
-                bins=None,
-                sample_weight=sample_weight,
-                labels=labels,
-                pos_label=pos_label,
-                gap_only=norm == "l1",
-            )
-            return calibration_error_from_bin_stats(stats, norm=norm)
-    else:
-        constraints["multiclass"] = [StrOptions({"auto", "top_label", "classwise"})]
+    .. math::
 
-        def metric(
-            y_true,
-            y_proba,
-            *,
-            n_bins=n_bins,
-            multiclass=multiclass,
-            sample_weight=None,
-            labels=None,
-            pos_label=None,
-        ):
-            stats = _compute_stats(
-                y_true,
-                y_proba,
-                n_bins=n_bins,
-                strategy=strategy,
-                multiclass=multiclass,
-                threshold=0.0,
-                bins=None,
-                sample_weight=sample_weight,
-                labels=labels,
-                pos_label=pos_label,
-                gap_only=norm == "l1",
-            )
-            return calibration_error_from_bin_stats(stats, norm=norm)
+        \mathrm{MCE} = \max_{b:\,n_b>0} \lvert \mathrm{acc}_b - \mathrm{conf}_b \rvert
 
-    metric.__name__ = metric.__qualname__ = name
-    params = _NAMED_DOC.format(n_bins=n_bins)
-    if threshold:
-        params = params.replace(
-            "    sample_weight :",
-            f"    threshold : float, default={threshold}\n"
-            "        Only probabilities strictly greater than ``threshold`` are binned.\n"
-            "    sample_weight :",
-        )
-    else:
-        params = params.replace(
-            "    sample_weight :",
-            f"    multiclass : {{'auto', 'top_label', 'classwise'}}, default={multiclass!r}\n"
-            "        What is binned; see :func:`general_calibration_error`.\n"
-            "    sample_weight :",
-        )
-    metric.__doc__ = (
-        f"{summary}\n\n    .. math::\n\n        {formula}\n\n{extra}"
-        f"    Same as ``general_calibration_error(strategy={strategy!r}, "
-        f"multiclass={multiclass!r}, norm={norm!r}"
-        + (f", threshold={threshold}" if threshold else "")
-        + ")``.\n"
-        + params
-        + "\n    Examples\n    --------\n"
-        + example
-    )
-    metric.__module__ = __name__
-    return scorer_misuse_guard(
-        validate_params(constraints, prefer_skip_nested_validation=True)(metric)
+    Same as ``general_calibration_error(strategy="uniform", norm="max")``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
+        for 2-D input).
+    n_bins : int, default=15
+        Number of bins.
+    multiclass : {"auto", "top_label", "classwise"}, default="auto"
+        What is binned; see :func:`general_calibration_error`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem (default: the greater label).
+
+    Returns
+    -------
+    float
+        The MCE, in [0, 1].
+
+    See Also
+    --------
+    general_calibration_error : the general form, with every option.
+
+    References
+    ----------
+    Naeini, Cooper and Hauskrecht, "Obtaining Well Calibrated Probabilities Using
+    Bayesian Binning", AAAI 2015.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import max_calibration_error
+    >>> max_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
+    0.3
+    """
+    return _binned_error(
+        y_true,
+        y_proba,
+        norm="max",
+        n_bins=n_bins,
+        strategy="uniform",
+        multiclass=multiclass,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
     )
 
 
-expected_calibration_error = _named(
-    "expected_calibration_error",
-    "Expected calibration error (ECE) with equal-width bins.",
-    r"\mathrm{ECE} = \sum_{b=1}^{B} \frac{n_b}{N}\,"
-    r"\lvert \mathrm{acc}_b - \mathrm{conf}_b \rvert",
-    "    >>> from skcalib.metrics import expected_calibration_error\n"
-    "    >>> expected_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)\n"
-    "    0.275\n"
-    "    >>> P = [[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6]]\n"
-    "    >>> expected_calibration_error([0, 2, 2], P, n_bins=10)  # top-label\n"
-    "    0.1666...\n",
-    strategy="uniform",
+@scorer_misuse_guard
+@validate_params({**_DATA, **_N_BINS, **_MULTICLASS}, prefer_skip_nested_validation=True)
+def root_mean_squared_calibration_error(
+    y_true,
+    y_proba,
+    *,
+    n_bins=15,
     multiclass="auto",
-    norm="l1",
-    extra="    For a binary problem the positive-class probability is binned (as\n"
-    "    :func:`sklearn.calibration.calibration_curve`); for more classes the top-label\n"
-    "    confidence (Guo et al. 2017).\n\n",
-)
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    r"""Root-mean-squared calibration error (RMSCE) with equal-mass bins.
 
-max_calibration_error = _named(
-    "max_calibration_error",
-    "Maximum calibration error (MCE): the largest gap over non-empty equal-width bins.",
-    r"\mathrm{MCE} = \max_{b:\,n_b>0} \lvert \mathrm{acc}_b - \mathrm{conf}_b \rvert",
-    "    >>> from skcalib.metrics import max_calibration_error\n"
-    "    >>> max_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)\n"
-    "    0.3\n",
-    strategy="uniform",
-    multiclass="auto",
-    norm="max",
-)
+    .. math::
 
-root_mean_squared_calibration_error = _named(
-    "root_mean_squared_calibration_error",
-    "Root-mean-squared calibration error (RMSCE) with equal-mass bins.",
-    r"\mathrm{RMSCE} = \Bigl(\sum_{b=1}^{B} \frac{n_b}{N}"
-    r"(\mathrm{acc}_b - \mathrm{conf}_b)^2\Bigr)^{1/2}",
-    "    >>> from skcalib.metrics import root_mean_squared_calibration_error\n"
-    "    >>> root_mean_squared_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4],\n"
-    "    ...                                     n_bins=4)\n"
-    "    0.3041...\n",
-    strategy="quantile",
-    multiclass="auto",
-    norm="l2",
-)
+        \mathrm{RMSCE} = \Bigl(\sum_{b=1}^{B} \frac{n_b}{N}
+            (\mathrm{acc}_b - \mathrm{conf}_b)^2\Bigr)^{1/2}
 
-static_calibration_error = _named(
-    "static_calibration_error",
-    "Static calibration error (SCE): class-wise ECE with equal-width bins (Nixon et al.).",
-    r"\mathrm{SCE} = \frac{1}{K}\sum_{k=1}^{K}\sum_{b=1}^{B}\frac{n_{kb}}{N}"
-    r"\lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb} \rvert",
-    "    >>> from skcalib.metrics import static_calibration_error\n"
-    "    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]\n"
-    "    >>> static_calibration_error([0, 1, 2], P, n_bins=10)\n"
-    "    0.3555...\n",
-    strategy="uniform",
-    multiclass="classwise",
-    norm="l1",
-)
+    with ``B = n_bins`` equal-mass bins (weighted inverted-CDF quantiles of the binned
+    probabilities).  Same as ``general_calibration_error(strategy="quantile",
+    norm="l2")``.
 
-adaptive_calibration_error = _named(
-    "adaptive_calibration_error",
-    "Adaptive calibration error (ACE): class-wise ECE with equal-mass bins (Nixon et al.).",
-    r"\mathrm{ACE} = \frac{1}{K}\sum_{k=1}^{K}\sum_{b=1}^{B}\frac{n_{kb}}{N}"
-    r"\lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb} \rvert",
-    "    >>> from skcalib.metrics import adaptive_calibration_error\n"
-    "    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]\n"
-    "    >>> adaptive_calibration_error([0, 1, 2], P, n_bins=3)\n"
-    "    0.3555...\n",
-    strategy="quantile",
-    multiclass="classwise",
-    norm="l1",
-)
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
+        for 2-D input).
+    n_bins : int, default=15
+        Number of bins.
+    multiclass : {"auto", "top_label", "classwise"}, default="auto"
+        What is binned; see :func:`general_calibration_error`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem (default: the greater label).
 
-thresholded_adaptive_calibration_error = _named(
-    "thresholded_adaptive_calibration_error",
-    "Thresholded adaptive calibration error (TACE; Nixon et al. 2019).",
-    r"\mathrm{TACE} = \frac{1}{K}\sum_{k=1}^{K}\sum_{b=1}^{B}\frac{n_{kb}}{N}"
-    r"\lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb} \rvert,\quad"
-    r"\text{only } p_{ik} > \epsilon \text{ binned}",
-    "    >>> from skcalib.metrics import thresholded_adaptive_calibration_error\n"
-    "    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]\n"
-    "    >>> thresholded_adaptive_calibration_error([0, 1, 2], P, n_bins=3, threshold=0.15)\n"
-    "    0.3333...\n",
-    strategy="quantile",
-    multiclass="classwise",
-    norm="l1",
+    Returns
+    -------
+    float
+        The RMSCE, in [0, 1].
+
+    See Also
+    --------
+    general_calibration_error : the general form, with every option.
+
+    References
+    ----------
+    Hendrycks, Mu, Cubuk, Zoph, Gilmer and Lakshminarayanan, "AugMix: A Simple Data
+    Processing Method to Improve Robustness and Uncertainty", ICLR 2020.
+    Nixon, Dusenberry, Zhang, Jerfel and Tran, "Measuring Calibration in Deep Learning",
+    CVPR Workshops 2019.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import root_mean_squared_calibration_error
+    >>> root_mean_squared_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=4)
+    0.3041...
+    """
+    return _binned_error(
+        y_true,
+        y_proba,
+        norm="l2",
+        n_bins=n_bins,
+        strategy="quantile",
+        multiclass=multiclass,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+    )
+
+
+@scorer_misuse_guard
+@validate_params({**_DATA, **_N_BINS}, prefer_skip_nested_validation=True)
+def static_calibration_error(
+    y_true, y_proba, *, n_bins=15, sample_weight=None, labels=None, pos_label=None
+):
+    r"""Static calibration error (SCE): class-wise ECE with equal-width bins.
+
+    .. math::
+
+        \mathrm{SCE} = \frac{1}{K}\sum_{k=1}^{K}\sum_{b=1}^{B}\frac{n_{kb}}{N}
+            \lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb} \rvert
+
+    where the probability of every class ``k`` is binned on its own (``n_kb``
+    predictions of class ``k`` in bin ``b``, ``acc_kb`` the frequency of class ``k``
+    among them, ``conf_kb`` their mean probability of class ``k``).  Same as
+    ``general_calibration_error(strategy="uniform", multiclass="classwise")``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
+        for 2-D input).
+    n_bins : int, default=15
+        Number of bins.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem given as 1-D probabilities (default: the
+        greater label).
+
+    Returns
+    -------
+    float
+        The SCE, in [0, 1].
+
+    See Also
+    --------
+    general_calibration_error : the general form, with every option.
+
+    References
+    ----------
+    Nixon, Dusenberry, Zhang, Jerfel and Tran, "Measuring Calibration in Deep Learning",
+    CVPR Workshops 2019.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import static_calibration_error
+    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]
+    >>> static_calibration_error([0, 1, 2], P, n_bins=10)
+    0.3555...
+    """
+    return _binned_error(
+        y_true,
+        y_proba,
+        norm="l1",
+        n_bins=n_bins,
+        strategy="uniform",
+        multiclass="classwise",
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+    )
+
+
+@scorer_misuse_guard
+@validate_params({**_DATA, **_N_BINS}, prefer_skip_nested_validation=True)
+def adaptive_calibration_error(
+    y_true, y_proba, *, n_bins=15, sample_weight=None, labels=None, pos_label=None
+):
+    r"""Adaptive calibration error (ACE): class-wise ECE with equal-mass bins.
+
+    .. math::
+
+        \mathrm{ACE} = \frac{1}{K}\sum_{k=1}^{K}\sum_{b=1}^{B}\frac{n_{kb}}{N}
+            \lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb} \rvert
+
+    with equal-mass bins computed per class (weighted inverted-CDF quantiles of that
+    class's probabilities).  Same as ``general_calibration_error(strategy="quantile",
+    multiclass="classwise")``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
+        for 2-D input).
+    n_bins : int, default=15
+        Number of bins.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem given as 1-D probabilities (default: the
+        greater label).
+
+    Returns
+    -------
+    float
+        The ACE, in [0, 1].
+
+    See Also
+    --------
+    general_calibration_error : the general form, with every option.
+
+    References
+    ----------
+    Nixon, Dusenberry, Zhang, Jerfel and Tran, "Measuring Calibration in Deep Learning",
+    CVPR Workshops 2019.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import adaptive_calibration_error
+    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]
+    >>> adaptive_calibration_error([0, 1, 2], P, n_bins=3)
+    0.3555...
+    """
+    return _binned_error(
+        y_true,
+        y_proba,
+        norm="l1",
+        n_bins=n_bins,
+        strategy="quantile",
+        multiclass="classwise",
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+    )
+
+
+@scorer_misuse_guard
+@validate_params({**_DATA, **_N_BINS, **_THRESHOLD}, prefer_skip_nested_validation=True)
+def thresholded_adaptive_calibration_error(
+    y_true,
+    y_proba,
+    *,
+    n_bins=15,
     threshold=0.01,
-    extra="    Class-wise, equal-mass bins computed on the kept probabilities only; the sum\n"
-    "    is normalised by the total weight ``N`` of all samples and the number of classes\n"
-    "    ``K`` as in the paper (uncertainty_metrics normalises by the kept count instead;\n"
-    "    see :mod:`skcalib.compat.uncertainty_metrics`).\n\n",
-)
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    r"""Thresholded adaptive calibration error (TACE).
+
+    .. math::
+
+        \mathrm{TACE} = \frac{1}{K}\sum_{k=1}^{K}\sum_{b=1}^{B}\frac{n_{kb}}{N}
+            \lvert \mathrm{acc}_{kb} - \mathrm{conf}_{kb} \rvert,\quad
+            \text{only } p_{ik} > \epsilon \text{ binned}
+
+    Class-wise, with equal-mass bins computed on the kept probabilities
+    (``p > threshold``) only; the sum is normalised by the total weight ``N`` of all
+    samples and the number of classes ``K``, as in the paper (uncertainty_metrics
+    normalises by the kept count instead; see :mod:`skcalib.compat.uncertainty_metrics`).
+    Same as ``general_calibration_error(strategy="quantile", multiclass="classwise",
+    threshold=threshold)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
+        for 2-D input).
+    n_bins : int, default=15
+        Number of bins.
+    threshold : float in [0, 1), default=0.01
+        Only probabilities strictly greater than ``threshold`` are binned.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem given as 1-D probabilities (default: the
+        greater label).
+
+    Returns
+    -------
+    float
+        The TACE, in [0, 1].
+
+    See Also
+    --------
+    general_calibration_error : the general form, with every option.
+
+    References
+    ----------
+    Nixon, Dusenberry, Zhang, Jerfel and Tran, "Measuring Calibration in Deep Learning",
+    CVPR Workshops 2019.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import thresholded_adaptive_calibration_error
+    >>> P = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]
+    >>> thresholded_adaptive_calibration_error([0, 1, 2], P, n_bins=3, threshold=0.15)
+    0.3333...
+    """
+    return _binned_error(
+        y_true,
+        y_proba,
+        norm="l1",
+        n_bins=n_bins,
+        strategy="quantile",
+        multiclass="classwise",
+        threshold=threshold,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# the reliability curve
+# --------------------------------------------------------------------------------------
 
 
 @validate_params(
     {
-        **_COMMON_CONSTRAINTS,
-        "multiclass": [StrOptions({"auto", "top_label", "classwise"})],
-        "threshold": [Interval(numbers.Real, 0, 1, closed="left")],
+        **_DATA,
+        **_N_BINS,
+        **_MULTICLASS,
+        **_THRESHOLD,
+        "strategy": [StrOptions(set(STRATEGIES))],
+        "bins": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -489,13 +824,32 @@ def reliability_curve(
 
     Every binned metric and display of skcalib is computed from the same statistics, so
     the numbers here are exactly those behind :func:`general_calibration_error` with the
-    same options.
+    same options.  With equal-width bins the non-empty bins equal those of
+    :func:`sklearn.calibration.calibration_curve` bit for bit.
 
     Parameters
     ----------
-    y_true, y_proba, n_bins, strategy, multiclass, threshold, bins, sample_weight, labels, \
-pos_label
-        As in :func:`general_calibration_error`.
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (positive class for 1-D input, ``predict_proba`` columns
+        for 2-D input).
+    n_bins : int, default=15
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Equal-width or equal-mass bins; see :func:`general_calibration_error`.
+    multiclass : {"auto", "top_label", "classwise"}, default="auto"
+        What is binned; see :func:`general_calibration_error`.
+    threshold : float in [0, 1), default=0.0
+        Only probabilities strictly greater than ``threshold`` are binned.
+    bins : array-like of shape (n_bins + 1,), default=None
+        Explicit increasing bin edges covering [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem (default: the greater label).
 
     Returns
     -------
@@ -512,9 +866,9 @@ pos_label
         - ``bin_edges``: ndarray of shape (n_bins + 1,) or (n_classes, n_bins + 1).
         - ``bin_stats``: the underlying :class:`BinStats` sufficient statistics.
 
-    The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
-    Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with
-    count 0 and NaN means) so that every array has one entry per bin.
+        The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
+        Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with
+        count 0 and NaN means) so that every array has one entry per bin.
 
     Examples
     --------
@@ -527,7 +881,7 @@ pos_label
     >>> curve.bin_count
     array([2., 2.])
     """
-    stats = _compute_stats(
+    stats = _stats(
         y_true,
         y_proba,
         n_bins=n_bins,
@@ -538,13 +892,17 @@ pos_label
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
+        weight_sq=True,
     )
-    squeeze = stats.n_groups == 1 and multiclass != "classwise"
-    pick = (lambda a: a[0]) if squeeze else (lambda a: a)
+    squeeze = multiclass != "classwise"
+
+    def pick(a):
+        return a[0] if squeeze else a
+
     return Bunch(
         prob_true=pick(stats.prob_true),
         prob_pred=pick(stats.prob_pred),
         bin_count=pick(stats.count.copy()),
-        bin_edges=pick(stats.bin_edges),
+        bin_edges=pick(stats.bin_edges.copy()),
         bin_stats=stats,
     )

@@ -29,7 +29,7 @@ from sklearn import get_config
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import compute_bin_stats
+from ._binning import bin_stats
 from ._guard import scorer_misuse_guard
 from ._validation import check_classification_input, check_proba_chunk, iter_row_chunks
 
@@ -479,9 +479,7 @@ def brier_decomposition(
         unc, res, rel, wbv, wbc = _decomposition_exact(F, Y, sw, W)
     else:
         mode = "binary" if binary else "classwise"
-        stats = compute_bin_stats(
-            data, multiclass=mode, n_bins=n_bins, strategy=strategy, check_values=False
-        )
+        stats = bin_stats(data, multiclass=mode, n_bins=n_bins, strategy=strategy)
         cnt, sp, st = stats.count, stats.sum_proba, stats.sum_true
         nz = cnt > 0
         fbar = np.zeros_like(sp)

@@ -19,6 +19,22 @@ Performance notes
 * Under ``sklearn.config_context(assume_finite=True)`` the value checks of the
   probabilities are skipped (shapes, labels and weights are still checked): the user
   asserts the probabilities are valid, as sklearn's option asserts finiteness.
+
+Tolerance of the probability checks
+-----------------------------------
+A row of a 2-D ``y_proba`` must sum to 1 within :data:`PROBA_TOLERANCE`
+(``sqrt(eps_float32)``, about 3.45e-4, the tolerance scikit-learn's ``log_loss`` uses for
+float32), whatever the dtype of the array and the number of classes.  Probabilities
+computed in float32 (a softmax on a GPU, ``predict_proba`` of a float32 model) miss 1 by
+a few float32 ulps, also after conversion to float64, and pass; logits, unnormalised
+scores and rows summing to 0.999 miss it by far more and are rejected.  Entries must be
+``>= 0``; an entry of a 2-D row may exceed 1 by at most the same tolerance (a float32 row
+such as ``[1.0003, 0, 0]``), and is binned as 1 (in the last bin), never dropped.  A 1-D
+positive-class probability must lie in ``[0, 1]`` exactly.
+
+The validated input records whether its probability values have been checked
+(:attr:`ClassificationInput.proba_checked`): a kernel that reads the probabilities
+anyway checks each chunk it reads when they have not, so that the data is read once.
 """
 
 from __future__ import annotations
@@ -30,6 +46,7 @@ import numpy as np
 from sklearn import get_config
 
 __all__ = [
+    "PROBA_TOLERANCE",
     "ClassificationInput",
     "check_classification_input",
     "check_proba_chunk",
@@ -55,13 +72,15 @@ def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
         yield start, min(start + step, n_rows)
 
 
-def row_sum_tolerance(dtype):
-    """Absolute tolerance on ``|sum(row) - 1|``: ``sqrt(eps)`` of the dtype.
+#: Absolute tolerance of the probability checks: ``|sum(row) - 1| <= PROBA_TOLERANCE``
+#: and ``p <= 1 + PROBA_TOLERANCE`` for the entries of a 2-D ``y_proba``.  The square root
+#: of float32's machine epsilon, for every dtype and number of classes (module docstring).
+PROBA_TOLERANCE = float(np.sqrt(np.finfo(np.float32).eps))
 
-    This is the tolerance of :func:`sklearn.metrics.log_loss` (1.5e-8 for float64,
-    3.5e-4 for float32).
-    """
-    return float(np.sqrt(np.finfo(dtype).eps))
+
+def row_sum_tolerance(dtype=None):
+    """Absolute tolerance on ``|sum(row) - 1|``: :data:`PROBA_TOLERANCE` for any dtype."""
+    return PROBA_TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -83,6 +102,11 @@ class ClassificationInput:
     sample_weight : ndarray of shape (n_samples,) float64, or None
     binary_1d : bool
         Whether ``proba`` is the 1-D positive-class probability.
+    proba_checked : bool
+        Whether the values of ``proba`` are known to be valid (checked by
+        :func:`check_classification_input`, or trusted under
+        ``sklearn.config_context(assume_finite=True)``).  When False, every kernel that
+        reads ``proba`` checks the chunks it reads (:func:`check_proba_chunk`).
     """
 
     y: np.ndarray
@@ -91,6 +115,7 @@ class ClassificationInput:
     pos_index: int | None
     sample_weight: np.ndarray | None
     binary_1d: bool
+    proba_checked: bool = True
 
     @property
     def n_samples(self):
@@ -125,7 +150,38 @@ def _to_numpy(x, name):
         # ragged nested sequences become object arrays of lists
         if any(isinstance(v, list | tuple | np.ndarray) for v in arr.ravel()[:1000]):
             raise ValueError(f"{name} is ragged or nested: expected a 1-D or 2-D rectangular array")
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} must contain real numbers, got complex dtype {arr.dtype}")
     return arr
+
+
+def _as_float(arr, name):
+    """``arr`` (a numpy array) as float32 or float64 numbers, without a copy when it is one.
+
+    Booleans and integers become float64, float16 becomes float32, other floats float64.
+    Strings (also inside object arrays), bytes, complex numbers, dates and anything that
+    is not a real number raise a ValueError naming ``name`` (scikit-learn rejects them
+    too: ``np.asarray(["0.2"]).astype(float)`` would silently parse them).
+    """
+    kind = arr.dtype.kind
+    if kind == "f":
+        if arr.dtype == np.float16:
+            return arr.astype(np.float32)
+        if arr.dtype not in (np.float32, np.float64):
+            return arr.astype(np.float64)
+        return arr
+    if kind in "biu":
+        return arr.astype(np.float64)
+    if kind == "O":
+        bad = next((v for v in arr.ravel() if not isinstance(v, numbers.Real)), None)
+        if bad is None:
+            with np.errstate(all="ignore"):
+                return arr.astype(np.float64)
+        raise ValueError(
+            f"{name} must contain real numbers, got an object array holding "
+            f"{type(bad).__name__} {bad!r}"
+        )
+    raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}")
 
 
 def _small_int_dtype(n_classes):
@@ -146,13 +202,7 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
         sw = np.full(n_samples, float(sample_weight))
     else:
-        sw = _to_numpy(sample_weight, name)
-        if sw.dtype.kind not in "biuf":
-            try:
-                sw = sw.astype(np.float64)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"{name} must be numeric, got dtype {sw.dtype}") from exc
-        sw = np.asarray(sw, dtype=np.float64)
+        sw = np.asarray(_as_float(_to_numpy(sample_weight, name), name), dtype=np.float64)
     if sw.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {sw.shape}")
     if sw.shape[0] != n_samples:
@@ -233,11 +283,10 @@ def _unique_labels(y, min_max=None):
             present = np.zeros(span + 1, dtype=np.intp)
             step = max(1, CHUNK_BYTES // 8)
             for start in range(0, y.shape[0], step):
-                c = y[start : start + step].astype(np.intp)
-                if mn:
-                    c -= mn
+                # offsets in y's own dtype: exact for every integer dtype (uint64 too)
+                c = (y[start : start + step] - y.dtype.type(mn)).astype(np.intp)
                 present += np.bincount(c, minlength=span + 1)
-            return (np.flatnonzero(present) + mn).astype(y.dtype)
+            return np.flatnonzero(present).astype(y.dtype) + y.dtype.type(mn)
     try:
         return np.unique(y)
     except TypeError as exc:
@@ -254,18 +303,21 @@ def _encode(y, classes, labels_given, min_max=None):
     out_dtype = _small_int_dtype(n_classes)
     if y.dtype.kind in "biu" and classes.dtype.kind in "biu":
         yi = y.view(np.uint8) if y.dtype.kind == "b" else y
-        cls = classes.astype(np.int64)
+        cls = classes.view(np.uint8) if classes.dtype.kind == "b" else classes
         mn, mx = min_max or _int_min_max(yi)
         if mn >= 0 and mx < n_classes and np.array_equal(cls, np.arange(n_classes)):
             return yi
         if mx - mn < 1 << 16:
+            # offsets from the minimum label, computed in each array's own dtype so that
+            # every integer dtype (uint64 labels >= 2**63 included) is exact
             lut = np.full(mx - mn + 1, -1, dtype=np.int64)
-            inside = (cls >= mn) & (cls <= mx)
-            lut[cls[inside] - mn] = np.flatnonzero(inside)
+            inside = np.flatnonzero((cls >= mn) & (cls <= mx))
+            if inside.size:
+                lut[(cls[inside] - cls.dtype.type(mn)).astype(np.intp)] = inside
             if mn == 0 and yi.dtype.itemsize <= 2 and yi.dtype.kind == "u":
                 idx = lut[yi]
             else:
-                idx = lut[(yi.astype(np.int64) - mn)]
+                idx = lut[(yi - yi.dtype.type(mn)).astype(np.intp)]
             if (idx < 0).any():
                 _raise_missing(y, idx < 0, classes, labels_given)
             return idx.astype(out_dtype)
@@ -309,19 +361,7 @@ def _check_labels(labels):
 
 
 def _check_proba_array(y_proba):
-    P = _to_numpy(y_proba, "y_proba")
-    if P.dtype.kind == "b" or P.dtype.kind in "iu":
-        P = P.astype(np.float64)
-    elif P.dtype.kind == "f":
-        if P.dtype == np.float16:
-            P = P.astype(np.float32)
-        elif P.dtype not in (np.float32, np.float64):
-            P = P.astype(np.float64)
-    else:
-        try:
-            P = P.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"y_proba must contain numbers, got dtype {P.dtype}: {exc}") from exc
+    P = _as_float(_to_numpy(y_proba, "y_proba"), "y_proba")
     if P.ndim == 0:
         raise ValueError("y_proba must be 1-D or 2-D, got a scalar")
     if P.ndim > 2:
@@ -335,7 +375,7 @@ def _check_proba_array(y_proba):
     return P
 
 
-def _format_value_error(P, start):
+def _format_value_error(P, start, upper=1.0):
     """Build the message for a chunk that failed the fast value check."""
     bad_nan = np.isnan(P)
     if bad_nan.any():
@@ -345,7 +385,7 @@ def _format_value_error(P, start):
     if bad_inf.any():
         idx = np.argwhere(bad_inf)[0]
         return f"y_proba contains infinity (first at index {_fmt_index(idx, start)})"
-    bad = (P < 0) | (P > 1)
+    bad = (P < 0) | (P > upper)
     if bad.any():
         idx = np.argwhere(bad)[0]
         v = P[tuple(idx)]
@@ -372,7 +412,14 @@ def check_proba_chunk(chunk, start=0, row_sums=None):
     start : int
         Offset of the chunk, used in messages.
     row_sums : ndarray or None
-        Row sums of a 2-D chunk if the caller already computed them.
+        Row sums of a 2-D chunk if the caller already computed them (under
+        ``np.errstate(all="ignore")``: a row holding infinity has no finite sum).
+
+    Notes
+    -----
+    A 1-D chunk must lie in ``[0, 1]``.  A 2-D chunk must be ``>= 0`` with rows summing
+    to 1 within :data:`PROBA_TOLERANCE`, which also bounds every entry by
+    ``1 + PROBA_TOLERANCE``.  NaN and infinity fail both checks.
     """
     if chunk.size == 0:
         return
@@ -381,19 +428,18 @@ def check_proba_chunk(chunk, start=0, row_sums=None):
         if lo >= 0 and hi <= 1:  # False for NaN
             return
         raise ValueError(_format_value_error(chunk, start))
-    if row_sums is None:
-        row_sums = chunk @ np.ones(chunk.shape[1], dtype=chunk.dtype)
-    tol = row_sum_tolerance(chunk.dtype)
-    dev = np.abs(row_sums - 1).max()
+    with np.errstate(all="ignore"):  # NaN/inf rows: reported below, never raised here
+        if row_sums is None:
+            row_sums = chunk @ np.ones(chunk.shape[1], dtype=chunk.dtype)
+        dev = np.abs(row_sums - 1)
     lo = chunk.min()
-    if lo >= 0 and dev <= tol:  # both False for NaN
+    if lo >= 0 and dev.max() <= PROBA_TOLERANCE:  # both False for NaN
         return
-    msg = _format_value_error(chunk, start)
+    msg = _format_value_error(chunk, start, upper=1 + PROBA_TOLERANCE)
     if msg is None:
-        bad = np.flatnonzero(~(np.abs(row_sums - 1) <= tol))
-        i = int(bad[0])
+        i = int(np.flatnonzero(~(dev <= PROBA_TOLERANCE))[0])
         msg = (
-            f"y_proba rows must sum to 1 (tolerance {tol:.1e} for {chunk.dtype}); "
+            f"y_proba rows must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); "
             f"row {start + i} sums to {float(row_sums[i])!r}. "
             "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
         )
@@ -434,14 +480,21 @@ def check_classification_input(
         ``y_true``; for a 2-D ``y_proba`` with more columns than observed labels and
         integer ``y_true`` in ``[0, n_columns)``, the classes ``0..n_columns-1``.
     pos_label : label, default=None
-        Positive class of a binary problem.
+        Positive class of a binary problem.  Default: the greater of the two labels
+        (in sort order), whatever the order of ``labels`` or of the columns, as
+        scikit-learn's binary metrics.
     check_values : bool, default=True
-        Whether to check the probability values here (NaN/inf, range, row sums).  Fused
-        kernels pass False and call :func:`check_proba_chunk` on each chunk they read.
+        Whether to check the probability values now (NaN/inf, range, row sums; see
+        :data:`PROBA_TOLERANCE`).  With False the result has ``proba_checked=False`` and
+        the kernel that reads the probabilities checks each chunk as it reads it, so
+        that the data is read once.  Under ``sklearn.config_context(assume_finite=True)``
+        the values are trusted and never checked.
 
     Returns
     -------
     ClassificationInput
+        The encoded labels, the probabilities (a view of the input whenever possible),
+        the classes, the positive class, the weights and ``proba_checked``.
     """
     y = _check_y_true(y_true)
     P = _check_proba_array(y_proba)
@@ -477,9 +530,9 @@ def check_classification_input(
                 )
         pos_index = None
         if k == 2:
-            pos_index = 1
-            if pos_label is not None:
-                pos_index = _index_of(classes, pos_label)
+            pos_index = (
+                _greater_index(classes) if pos_label is None else _index_of(classes, pos_label)
+            )
         elif pos_label is not None:
             raise ValueError(
                 f"pos_label={pos_label!r} is only meaningful for binary problems, "
@@ -488,7 +541,8 @@ def check_classification_input(
 
     y_idx = _encode(y, classes, labels_given, min_max)
     sw = check_sample_weight(sample_weight, n)
-    if check_values:
+    trusted = get_config()["assume_finite"]
+    if check_values and not trusted:
         check_proba_values(P)
     return ClassificationInput(
         y=y_idx,
@@ -497,7 +551,13 @@ def check_classification_input(
         pos_index=pos_index,
         sample_weight=sw,
         binary_1d=binary_1d,
+        proba_checked=bool(check_values or trusted),
     )
+
+
+def _greater_index(classes):
+    """Index of the greater of two (sortable, validated) classes."""
+    return int(np.argsort(classes, kind="stable")[-1])
 
 
 def _index_of(classes, label):
@@ -523,7 +583,7 @@ def _binary_classes(classes, pos_label, labels_given, y):
             "(n_samples, n_classes) for multiclass problems"
         )
     if n_cls == 2:
-        pos_index = 1 if pos_label is None else _index_of(classes, pos_label)
+        pos_index = _greater_index(classes) if pos_label is None else _index_of(classes, pos_label)
         return classes, pos_index
     # a single observed class
     (only,) = classes.tolist()
@@ -563,21 +623,6 @@ def _implicit_negative(pos):
 # --------------------------------------------------------------------------------------
 # real-valued arrays (regression targets, forecasts, log probabilities)
 # --------------------------------------------------------------------------------------
-
-
-def _as_float(arr, name):
-    if arr.dtype.kind in "biu":
-        return arr.astype(np.float64)
-    if arr.dtype.kind == "f":
-        if arr.dtype == np.float16:
-            return arr.astype(np.float32)
-        if arr.dtype not in (np.float32, np.float64):
-            return arr.astype(np.float64)
-        return arr
-    try:
-        return arr.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}") from exc
 
 
 def _check_real_array(x, name, *, ndim=1, n=None, allow_scalar=False):

@@ -1,10 +1,12 @@
 """A slow, obviously-correct reference implementation of the calibration-error family.
 
-Pure Python loops over samples, written from the definitions in API.md and the docstrings
-of skcalib.metrics; used to check the fast kernels on random data.
+Pure Python loops over samples, written from the definitions in the docstrings of
+skcalib.metrics (edges, right-closed bins, aggregation); used to check the fast kernels on random data.
 """
 
 import math
+
+import numpy as np
 
 
 def _classes_of(y, labels):
@@ -61,7 +63,7 @@ def slow_groups(y, y_proba, *, multiclass="auto", labels=None, pos_label=None, s
 
 def slow_edges(values_weights, n_bins, strategy):
     if strategy == "uniform":
-        return [k / n_bins for k in range(n_bins + 1)]
+        return [float(e) for e in np.linspace(0, 1, n_bins + 1)]  # the documented edges
     items = sorted((v, w) for v, w in values_weights if w > 0)
     total = sum(w for _, w in items)
     edges = [0.0]
@@ -96,13 +98,14 @@ def slow_stats(groups, *, n_bins, strategy, threshold=0.0, bins=None):
             else slow_edges([(c, w) for c, _, w in kept], n_bins, strategy)
         )
         nb = len(edges) - 1
-        cnt, sp, st = [0.0] * nb, [0.0] * nb, [0.0] * nb
+        cnt, sp, st, sq = [0.0] * nb, [0.0] * nb, [0.0] * nb, [0.0] * nb
         for c, o, w in kept:
             b = slow_bin(c, edges)
             cnt[b] += w
             sp[b] += w * c
             st[b] += w * o
-        out.append((cnt, sp, st, edges))
+            sq[b] += w * w
+        out.append((cnt, sp, st, edges, sq))
     return out
 
 
@@ -134,13 +137,13 @@ def slow_gce(
     G = len(groups)
     if norm == "max":
         best = 0.0
-        for cnt, sp, st, _ in stats:
+        for cnt, sp, st, _, _ in stats:
             for b in range(len(cnt)):
                 if cnt[b] > 0:
                     best = max(best, abs(st[b] / cnt[b] - sp[b] / cnt[b]))
         return best
     acc_sum = 0.0
-    for cnt, sp, st, _ in stats:
+    for cnt, sp, st, _, sq in stats:
         for b in range(len(cnt)):
             if cnt[b] <= 0:
                 continue
@@ -150,9 +153,10 @@ def slow_gce(
             else:
                 term = gap * gap
                 if debias:
-                    if cnt[b] > 1:
+                    n_eff = cnt[b] ** 2 / sq[b]  # Kish's effective sample size
+                    if n_eff > 1:
                         a = st[b] / cnt[b]
-                        term -= a * (1 - a) / (cnt[b] - 1)
+                        term -= a * (1 - a) / (n_eff - 1)
                     else:
                         term = 0.0
                 acc_sum += cnt[b] / total * term

@@ -9,7 +9,6 @@ from skcalib.metrics import (
     BinStats,
     adaptive_calibration_error,
     calibration_error_from_bin_stats,
-    check_classification_input,
     compute_bin_stats,
     expected_calibration_error,
     general_calibration_error,
@@ -20,7 +19,9 @@ from skcalib.metrics import (
     static_calibration_error,
     thresholded_adaptive_calibration_error,
 )
-from skcalib.metrics._binning import assign_bins, uniform_bin_edges
+from skcalib.metrics._binning import GapSums, assign_bins, bin_stats, uniform_bin_edges
+from skcalib.metrics._calibration import _error
+from skcalib.metrics._validation import check_classification_input
 
 from ._slow_calibration import slow_gce
 
@@ -127,7 +128,7 @@ def test_agrees_with_sklearn_calibration_curve(n_bins, seed):
 @pytest.mark.parametrize("n_bins", [1, 2, 3, 7, 10, 15, 30, 100])
 def test_uniform_assignment_exact_on_edges(n_bins):
     edges = uniform_bin_edges(n_bins)
-    assert_array_equal(edges, np.arange(n_bins + 1) / n_bins)
+    assert_array_equal(edges, np.linspace(0, 1, n_bins + 1))
     x = np.concatenate([edges, np.nextafter(edges, 2), np.nextafter(edges, -1)])
     x = np.clip(x, 0, 1)
     b = assign_bins(x, edges)
@@ -154,13 +155,13 @@ def test_quantile_edges_equal_mass_and_ties():
     x = np.arange(1, 11) / 10.0  # 10 distinct values
     e = quantile_bin_edges(x, 5)
     assert_allclose(e, [0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    b = assign_bins(x, e, uniform=False)
+    b = assign_bins(x, e)
     assert_array_equal(np.bincount(b, minlength=5), [2, 2, 2, 2, 2])
     # ties go to the lowest bin whose upper edge equals them -> empty later bins
     x = np.array([0.5] * 5 + [0.9])
     e = quantile_bin_edges(x, 3)
     assert_allclose(e, [0, 0.5, 0.5, 1.0])
-    b = assign_bins(x, e, uniform=False)
+    b = assign_bins(x, e)
     assert_array_equal(np.bincount(b, minlength=3), [5, 0, 1])
 
 
@@ -171,7 +172,7 @@ def test_quantile_edges_weighted_equals_repetition():
     w[0] = 1
     for n_bins in (1, 2, 3, 7, 10):
         assert_array_equal(
-            quantile_bin_edges(x, n_bins, w.astype(float)),
+            quantile_bin_edges(x, n_bins, sample_weight=w.astype(float)),
             quantile_bin_edges(np.repeat(x, w), n_bins),
         )
 
@@ -182,7 +183,7 @@ def test_quantile_bins_sizes_differ_by_at_most_one(n):
     x = rng.random(n)
     for n_bins in (1, 2, 3, 10, 30):
         e = quantile_bin_edges(x, n_bins)
-        counts = np.bincount(assign_bins(x, e, uniform=False), minlength=n_bins)
+        counts = np.bincount(assign_bins(x, e), minlength=n_bins)
         assert counts.sum() == n
         if n >= n_bins:
             assert counts.max() - counts.min() <= 1
@@ -305,11 +306,9 @@ def test_bin_stats_merge_equals_batch():
     rng = np.random.default_rng(5)
     y, P = _random_case(rng, 1000, 5)
     for mc in ("top_label", "classwise"):
-        full = compute_bin_stats(check_classification_input(y, P), multiclass=mc)
+        full = compute_bin_stats(y, P, multiclass=mc)
         parts = [
-            compute_bin_stats(
-                check_classification_input(y[s], P[s], labels=range(5)), multiclass=mc
-            )
+            compute_bin_stats(y[s], P[s], labels=range(5), multiclass=mc)
             for s in (slice(0, 137), slice(137, 600), slice(600, 1000))
         ]
         merged = parts[0].merge(parts[1]) + parts[2]
@@ -396,15 +395,220 @@ def test_gap_only_stats_match_full_stats(mc, weighted):
     y, P = _random_case(rng, 700, 3)
     sw = rng.random(700) if weighted else None
     data = check_classification_input(y, P, sample_weight=sw)
-    full = compute_bin_stats(data, multiclass=mc, threshold=0.1)
-    gap = compute_bin_stats(data, multiclass=mc, threshold=0.1, gap_only=True)
-    assert full.complete and not gap.complete
-    assert_allclose(gap.gap, full.sum_true - full.sum_proba, atol=1e-12)
-    assert calibration_error_from_bin_stats(gap) == pytest.approx(
-        calibration_error_from_bin_stats(full), abs=1e-14
+    full = bin_stats(data, multiclass=mc, threshold=0.1)
+    gap = bin_stats(data, multiclass=mc, threshold=0.1, gap_only=True)
+    assert isinstance(gap, GapSums) and isinstance(full, BinStats)
+    assert_allclose(gap.sum_gap, full.sum_true - full.sum_proba, atol=1e-12)
+    assert_array_equal(gap.bin_edges, full.bin_edges)
+    assert _error(gap, "l1") == pytest.approx(calibration_error_from_bin_stats(full), abs=1e-14)
+
+
+# --------------------------------------------------------------------------------------
+# regression tests: inputs that once gave wrong numbers or crashed
+# --------------------------------------------------------------------------------------
+
+_EDGE_Y = np.array([0, 2, 1])
+_EDGE_P = np.array([[0.6, 0.0, 0.4], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+
+
+def _layouts(P):
+    """The same probabilities in C order, F order, as a strided view and a DataFrame."""
+    import pandas as pd
+
+    wide = np.zeros((P.shape[0], 2 * P.shape[1]))
+    wide[:, ::2] = P
+    return {
+        "C": np.ascontiguousarray(P),
+        "F": np.asfortranarray(P),
+        "strided": wide[:, ::2],
+        "DataFrame": pd.DataFrame(P),
+    }
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "DataFrame"])
+def test_classwise_values_on_edges_any_memory_layout(layout):
+    P = _layouts(_EDGE_P)[layout]
+    # by hand: class 0 has 0.6 (wrong) in bin 2 and 1.0 (right) in bin 4 -> 0.6 + 0;
+    # class 1: 0 (wrong) twice in bin 0 and 1.0 (right) -> 0; class 2: 0.4 (right) in
+    # bin 1 -> 0.6; zeros elsewhere.  (0.6 + 0.6 + 0.4) / (3 * 3) = 0.1777...; the
+    # class-2 zeros of rows 1 and 2 sit in bin 0 with y=0: gap 0.
+    ref = slow_gce(_EDGE_Y.tolist(), _EDGE_P.tolist(), n_bins=5, multiclass="classwise")
+    assert static_calibration_error(_EDGE_Y, P, n_bins=5) == pytest.approx(0.5333333333333333)
+    assert ref == pytest.approx(0.5333333333333333)
+    curve = reliability_curve(_EDGE_Y, P, n_bins=5, multiclass="classwise")
+    assert curve.bin_count.sum() == 9  # every probability lands in a bin
+
+
+def test_onevsrest_fortran_proba_matches_c_order():
+    from sklearn.datasets import load_wine
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = load_wine(return_X_y=True)
+    P = OneVsRestClassifier(KNeighborsClassifier(4)).fit(X, y).predict_proba(X)
+    assert P.flags.f_contiguous and not P.flags.c_contiguous
+    C = np.ascontiguousarray(P)
+    assert static_calibration_error(y, P) == static_calibration_error(y, C)
+    assert static_calibration_error(y, C) == pytest.approx(slow_gce(y, C, multiclass="classwise"))
+
+
+@pytest.mark.parametrize("dtype, excess", [(np.float64, 1e-8), (np.float32, 3e-4)])
+def test_entries_slightly_above_one_are_binned_as_one(dtype, excess):
+    y = np.array([0, 1, 2])
+    P = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    ref = expected_calibration_error(y, P.astype(dtype), n_bins=10)
+    assert ref == pytest.approx(1 / 3)
+    over = P.astype(dtype)
+    over[1, 0] = dtype(1) + dtype(excess)
+    assert over[1, 0] > 1
+    for mc in ("auto", "classwise"):
+        got = general_calibration_error(y, over, n_bins=10, multiclass=mc)
+        assert got == pytest.approx(
+            general_calibration_error(y, P.astype(dtype), n_bins=10, multiclass=mc), abs=1e-3
+        )
+        assert reliability_curve(y, over, n_bins=10, multiclass=mc).bin_count.sum() == (
+            3 if mc == "auto" else 9
+        )
+    with pytest.raises(ValueError, match="probabilities in|sum to 1"):
+        expected_calibration_error(y, np.array([[1.01, 0, 0], [1, 0, 0], [0, 0, 1]]))
+
+
+def test_thresholded_quantile_with_zero_weight_class():
+    y = [0, 1, 2]
+    P = [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]
+    w = [1, 1, 0]
+    v = thresholded_adaptive_calibration_error(y, P, n_bins=2, threshold=0.5, sample_weight=w)
+    ref = thresholded_adaptive_calibration_error(
+        y[:2], P[:2], n_bins=2, threshold=0.5, labels=[0, 1, 2]
     )
-    merged = gap.merge(full)
-    assert not merged.complete
-    assert_allclose(merged.gap, 2 * full.gap, atol=1e-12)
-    with pytest.raises(ValueError, match="gap sums"):
-        _ = gap.prob_true
+    assert v == pytest.approx(ref)
+    assert v == pytest.approx((0.2 + 0.2) / (2 * 3))
+    curve = reliability_curve(
+        y,
+        P,
+        n_bins=2,
+        strategy="quantile",
+        multiclass="classwise",
+        threshold=0.5,
+        sample_weight=w,
+    )
+    # the class with no kept value of positive weight gets the equal-width edges
+    assert_array_equal(curve.bin_edges[2], [0.0, 0.5, 1.0])
+    assert_array_equal(curve.bin_count[2], [0.0, 0.0])
+
+
+def test_debias_does_not_depend_on_the_scale_of_the_weights():
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet(np.ones(3), size=300)
+    y = np.where(rng.random(300) < 0.5, P.argmax(axis=1), rng.integers(0, 3, 300))
+    kw = dict(norm="l2", debias=True, n_bins=5)
+    ref = general_calibration_error(y, P, **kw)
+    assert ref > 0
+    n = len(y)
+    assert general_calibration_error(y, P, sample_weight=np.full(n, 1 / n), **kw) == (
+        pytest.approx(ref, rel=1e-12)
+    )
+    w = rng.random(n)
+    assert general_calibration_error(y, P, sample_weight=w, **kw) == pytest.approx(
+        general_calibration_error(y, P, sample_weight=w * 1e-6, **kw), rel=1e-12
+    )
+    assert general_calibration_error(y, P, sample_weight=w, **kw) == pytest.approx(
+        slow_gce(y, P, sample_weight=w, **kw), rel=1e-10
+    )
+
+
+def test_uniform_edges_are_sklearns_linspace():
+    # 5/12 lies on the linspace edge 0.41666666666666663 < 5/12 = 0.4166666666666667:
+    # the arange(n + 1) / n edges would put it in another bin than calibration_curve
+    y, p = [1, 1, 0, 0], [5 / 12, 5 / 12, 0.40, 0.45]
+    assert expected_calibration_error(y, p, n_bins=12) == pytest.approx(0.2791666666666667)
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=12)
+    curve = reliability_curve(y, p, n_bins=12)
+    keep = curve.bin_count > 0
+    assert_array_equal(curve.prob_true[keep], prob_true)
+    assert_allclose(curve.prob_pred[keep], prob_pred, rtol=1e-15)
+
+
+def test_uniform_edges_match_calibration_curve_on_every_edge():
+    for n_bins in range(1, 101):
+        edges = np.linspace(0, 1, n_bins + 1)
+        p = np.concatenate([edges, np.nextafter(edges[1:], 0), np.nextafter(edges[:-1], 1)])
+        y = (np.arange(p.size) % 2).astype(int)
+        prob_true, prob_pred = calibration_curve(y, p, n_bins=n_bins)
+        curve = reliability_curve(y, p, n_bins=n_bins)
+        keep = curve.bin_count > 0
+        assert_array_equal(curve.prob_true[keep], prob_true)
+        assert_allclose(curve.prob_pred[keep], prob_pred, rtol=1e-14)
+
+
+def test_quantile_bin_edges_strict():
+    with pytest.raises(ValueError, match="x is empty"):
+        quantile_bin_edges(np.array([]), 5)
+    with pytest.raises(ValueError, match=r"x must contain probabilities in \[0, 1\]"):
+        quantile_bin_edges([0.2, 1.5], 2)
+    with pytest.raises(ValueError, match="n_bins"):
+        quantile_bin_edges([0.2, 0.5], 0)
+    with pytest.raises(ValueError, match="n_bins"):
+        uniform_bin_edges(0)
+    with pytest.raises(ValueError, match="n_bins"):
+        uniform_bin_edges(True)
+
+
+def test_threshold_quantiles_are_those_of_the_kept_values_everywhere():
+    p = np.linspace(0.01, 0.99, 99)
+    y = (np.arange(99) % 2).astype(int)
+    for mc in ("auto", "top_label", "classwise"):
+        curve = reliability_curve(y, p, n_bins=4, strategy="quantile", threshold=0.5, multiclass=mc)
+        counts = np.atleast_2d(curve.bin_count)[-1]  # the positive class / the group
+        assert (counts > 0).all(), (mc, counts)
+        # top-label confidences come in tied pairs (p and 1 - p)
+        assert counts.max() - counts.min() <= (2 if mc == "top_label" else 1)
+
+
+def test_default_positive_class_is_the_greater_label():
+    y, p = [1, 0, 0, 1], [0.1, 0.2, 0.3, 0.9]
+    ref = expected_calibration_error(y, p, n_bins=2)
+    assert ref == pytest.approx(0.125)
+    assert expected_calibration_error(y, p, n_bins=2, labels=[1, 0]) == ref
+    P2 = np.column_stack([1 - np.array(p), p])
+    assert expected_calibration_error(y, P2, n_bins=2) == ref
+    assert expected_calibration_error(y, P2[:, ::-1], n_bins=2, labels=[1, 0]) == ref
+    s = np.array(["no", "yes"])[y]
+    assert expected_calibration_error(s, p, n_bins=2, labels=["yes", "no"]) == ref
+
+
+@pytest.mark.parametrize("bad", [True, False, 0, -3, 2.0, "3"])
+def test_n_bins_must_be_a_positive_int(bad):
+    with pytest.raises(ValueError, match="n_bins"):
+        expected_calibration_error([0, 1], [0.2, 0.7], n_bins=bad)
+    with pytest.raises(ValueError, match="n_bins"):
+        compute_bin_stats([0, 1], [0.2, 0.7], n_bins=bad)
+
+
+def test_uint64_labels_beyond_int64():
+    big = np.array([2**63, 2**63 + 1, 2**63 + 1, 2**63], dtype=np.uint64)
+    p = [0.1, 0.8, 0.6, 0.4]
+    assert expected_calibration_error(big, p, n_bins=2) == expected_calibration_error(
+        [0, 1, 1, 0], p, n_bins=2
+    )
+    P = np.array([[0.9, 0.1], [0.2, 0.8], [0.4, 0.6], [0.6, 0.4]])
+    assert static_calibration_error(big, P, n_bins=2) == static_calibration_error(
+        [0, 1, 1, 0], P, n_bins=2
+    )
+
+
+def test_public_helpers_are_strict():
+    stats = compute_bin_stats([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
+    with pytest.raises(ValueError, match="norm"):
+        calibration_error_from_bin_stats(stats, norm="L1")
+    with pytest.raises(ValueError, match="debias"):
+        calibration_error_from_bin_stats(stats, norm="max", debias=True)
+    with pytest.raises(ValueError, match="strategy"):
+        compute_bin_stats([0, 1], [0.2, 0.7], strategy="kmeans")
+    with pytest.raises(ValueError, match="multiclass"):
+        compute_bin_stats([0, 1], [0.2, 0.7], multiclass="binary")
+    with pytest.raises(ValueError, match="stats"):
+        calibration_error_from_bin_stats(np.zeros(3))
+    assert calibration_error_from_bin_stats(stats, norm="l2") == pytest.approx(
+        general_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2, norm="l2")
+    )

@@ -6,8 +6,18 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn import config_context
 
-from skcalib.metrics import check_classification_input, expected_calibration_error
-from skcalib.metrics._validation import check_sample_weight, row_sum_tolerance
+from skcalib.metrics import (
+    brier_score,
+    expected_calibration_error,
+    negative_log_likelihood,
+    static_calibration_error,
+)
+from skcalib.metrics._validation import (
+    PROBA_TOLERANCE,
+    check_classification_input,
+    check_sample_weight,
+    row_sum_tolerance,
+)
 
 P3 = np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
 
@@ -85,7 +95,12 @@ def test_binary_default_positive_class_is_the_greater_label():
         (["a", "a"], [0.1, 0.2], {}, "single class 'a'.*pos_label"),
         ([0, 1], [0.1, 0.2], {"labels": [0, 0]}, "duplicates"),
         ([0.0, np.nan], [0.1, 0.2], {}, "y_true contains NaN"),
-        ([0, 1], ["a", "b"], {}, "y_proba must contain numbers"),
+        ([0, 1], ["a", "b"], {}, "y_proba must contain real numbers"),
+        ([0, 1], np.array(["0.2", "0.7"]), {}, "y_proba must contain real numbers"),
+        ([0, 1], np.array(["0.2", 0.7], dtype=object), {}, "y_proba must contain real numbers"),
+        ([0, 1], np.array([0.2 + 0j, 0.7]), {}, "y_proba must contain real numbers, got complex"),
+        ([0, 1], [0.1, 0.2], {"sample_weight": ["1", "2"]}, "sample_weight must contain real"),
+        ([0, 1], [0.1, 0.2], {"sample_weight": [1 + 1j, 2]}, "sample_weight must contain real"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [1, -1]}, r"non-negative; sample_weight\[1\]"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [1, np.nan]}, "sample_weight contains NaN"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [1, 2, 3]}, "sample_weight has 3 elements"),
@@ -106,20 +121,41 @@ def test_errors_name_the_problem(y, P, kwargs, match):
         expected_calibration_error(y, P, **kwargs)
 
 
-def test_row_sum_tolerance_scales_with_dtype():
-    assert row_sum_tolerance(np.float64) == pytest.approx(np.sqrt(np.finfo(np.float64).eps))
-    assert row_sum_tolerance(np.float32) == pytest.approx(np.sqrt(np.finfo(np.float32).eps))
+def _float32_softmax(logits):
+    """Softmax computed in float32, as a GPU framework computes it."""
+    z = logits.astype(np.float32)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True, dtype=np.float32)
+
+
+def test_row_sum_tolerance_is_float32_precision_for_any_dtype():
+    assert PROBA_TOLERANCE == row_sum_tolerance(np.float64) == row_sum_tolerance(np.float32)
+    assert PROBA_TOLERANCE == pytest.approx(np.sqrt(np.finfo(np.float32).eps))
     rng = np.random.default_rng(0)
-    P = rng.dirichlet(np.ones(1000), size=50).astype(np.float32)  # float32 rounding
-    y = rng.integers(0, 1000, 50)
-    expected_calibration_error(y, P, labels=np.arange(1000))
-    # an error of 1e-5 is fine in float32 and not in float64
-    P64 = rng.dirichlet(np.ones(4), size=20)
-    P64[:, 0] += 1e-5
+    for k in (2, 10, 1000, 20_000):
+        P32 = _float32_softmax(rng.standard_normal((40, k)) * 4)
+        y = rng.integers(0, k, 40)
+        # float32 probabilities pass, as float32 and stored as float64 (the row sums of
+        # the float64 copy miss 1 by float32 rounding: ~1e-7, far above float64's 1.5e-8)
+        ref = expected_calibration_error(y, P32, labels=np.arange(k))
+        P64 = P32.astype(np.float64)
+        assert np.abs(P64.sum(axis=1) - 1).max() > 1.5e-8 or k == 2
+        assert expected_calibration_error(y, P64, labels=np.arange(k)) == pytest.approx(
+            ref, abs=1e-6
+        )
+        assert static_calibration_error(y, P64, labels=np.arange(k)) >= 0
+        assert negative_log_likelihood(y, P64, labels=np.arange(k)) > 0
+        assert brier_score(y, P64, labels=np.arange(k)) > 0
+    # logits, unnormalised scores and rows summing to 0.999 or 0.99 are rejected
+    logits = rng.standard_normal((20, 4))
     y4 = rng.integers(0, 4, 20)
-    expected_calibration_error(y4, P64.astype(np.float32), labels=range(4))
-    with pytest.raises(ValueError, match="sum to 1"):
-        expected_calibration_error(y4, P64, labels=range(4))
+    P = rng.dirichlet(np.ones(4), size=20)
+    for bad in (logits, np.abs(logits), P * 0.999, P * 0.99, P * 1.001):
+        for dtype in (np.float64, np.float32):
+            with pytest.raises(ValueError, match="sum to 1|probabilities in"):
+                expected_calibration_error(y4, bad.astype(dtype), labels=range(4))
+            with pytest.raises(ValueError, match="sum to 1|probabilities in"):
+                negative_log_likelihood(y4, bad.astype(dtype), labels=range(4))
 
 
 def test_assume_finite_skips_value_checks_only():
@@ -155,7 +191,7 @@ def test_inputs_not_modified():
 def test_check_sample_weight_scalar_and_types():
     assert_array_equal(check_sample_weight(2, 3), [2.0, 2.0, 2.0])
     assert check_sample_weight(None, 3) is None
-    with pytest.raises(ValueError, match="numeric"):
+    with pytest.raises(ValueError, match="sample_weight must contain real numbers"):
         check_sample_weight(["a", "b"], 2)
 
 
