@@ -84,13 +84,12 @@ def _brier_sum(data, check):
                 total += float(np.dot(d, sw[start:stop]))
         return total
     k = P.shape[1]
-    ones = np.ones(k, dtype=P.dtype)
     buf = None
     for start, stop in iter_row_chunks(n, k * 8):
         c = P[start:stop]
         m = stop - start
         if check:
-            check_proba_chunk(c, start, row_sums=c @ ones)
+            check_proba_chunk(c, start)
         if buf is None:
             buf = np.empty((m, k), dtype=np.float64)
         b = buf[:m]
@@ -125,11 +124,10 @@ def _true_class_proba(data, check):
         return np.where(is_pos, P, P.dtype.type(1) - P).astype(np.float64, copy=False)
     k = P.shape[1]
     out = np.empty(n, dtype=np.float64)
-    ones = np.ones(k, dtype=P.dtype)
     for start, stop in iter_row_chunks(n, k * P.itemsize):
         c = P[start:stop]
         if check:
-            check_proba_chunk(c, start, row_sums=c @ ones)
+            check_proba_chunk(c, start)
         yc = y[start:stop].astype(np.intp)
         out[start:stop] = np.take_along_axis(c, yc[:, None], axis=1)[:, 0]
     return out

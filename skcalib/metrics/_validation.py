@@ -62,7 +62,11 @@ CHUNK_BYTES = 1 << 19
 
 #: Largest supported total sample weight: leaves room for products of the total with the
 #: number of classes and other factors without overflowing float64.
-MAX_TOTAL_WEIGHT = 1e300
+MAX_TOTAL_WEIGHT = 1e150
+
+#: Smallest supported positive sample weight: squares of the weights (effective sample
+#: sizes) neither overflow nor underflow between MIN_WEIGHT and MAX_TOTAL_WEIGHT.
+MIN_WEIGHT = 1e-150
 
 
 def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
@@ -219,14 +223,16 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     if not total <= MAX_TOTAL_WEIGHT:
         raise ValueError(
             f"{name} is too large: it sums to {total:.3g} (at most {MAX_TOTAL_WEIGHT:.0e} "
-            "is supported so that sums of weighted terms cannot overflow); rescale the weights"
+            "is supported so that sums of squared weights cannot overflow); rescale the "
+            "weights"
         )
-    tiny = (sw > 0) & (sw < np.finfo(np.float64).tiny)
+    tiny = (sw > 0) & (sw < MIN_WEIGHT)
     if tiny.any():
         i = int(np.flatnonzero(tiny)[0])
         raise ValueError(
-            f"{name} contains subnormal values ({name}[{i}] = {sw[i]!r}) that cannot be "
-            "computed with accurately; use 0 to remove a sample, or rescale the weights"
+            f"{name} contains a positive value below {MIN_WEIGHT:.0e} ({name}[{i}] = "
+            f"{sw[i]!r}) whose square underflows; use 0 to remove a sample, or rescale the "
+            "weights"
         )
     return sw
 

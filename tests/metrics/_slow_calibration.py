@@ -1,7 +1,8 @@
 """A slow, obviously-correct reference implementation of the calibration-error family.
 
 Pure Python loops over samples, written from the definitions in the docstrings of
-skcalib.metrics (edges, right-closed bins, aggregation); used to check the fast kernels on random data.
+skcalib.metrics (edges, right-closed bins, aggregation); used to check the fast kernels
+on random data.
 """
 
 import math

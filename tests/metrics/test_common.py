@@ -36,17 +36,90 @@ CLASSIFICATION_METRICS = {
     "general_calibration_error_classwise_threshold": partial(
         M.general_calibration_error, multiclass="classwise", threshold=0.2, n_bins=5
     ),
+    "brier_score": M.brier_score,
+    "negative_log_likelihood": M.negative_log_likelihood,
 }
-for _name in ("brier_score", "negative_log_likelihood"):
-    if hasattr(M, _name):
-        CLASSIFICATION_METRICS[_name] = getattr(M, _name)
 
-#: metrics whose value depends on the scale of the weights: the debiased estimator's
-#: correction uses the bin's total weight as its sample size (frequency weights)
-SCALE_DEPENDENT = {"general_calibration_error_l2_debiased"}
+#: metrics for which an integer weight is not a repetition of the sample: the debiased
+#: estimator's correction uses each bin's effective sample size (sum w)^2 / sum w^2,
+#: which makes it independent of the scale of the weights (normalised weights are
+#: common) -- a weight of 2 counts as one sample, not two.
+NOT_REPETITION = {"general_calibration_error_l2_debiased"}
+
+
+def _normal(rng, n):
+    y = rng.standard_normal(n)
+    return (y, y + 0.3 * rng.standard_normal(n), 0.5 + rng.random(n)), {}
+
+
+def _ensemble(rng, n):
+    y = rng.standard_normal(n)
+    return (y, y[:, None] + rng.standard_normal((n, 7))), {}
+
+
+def _interval(rng, n):
+    y = rng.standard_normal(n)
+    mid = y + 0.3 * rng.standard_normal(n)
+    return (y, mid - 1.0, mid + 1.0), {}
+
+
+def _quantiles(rng, n):
+    y = rng.standard_normal(n)
+    q = np.array([0.1, 0.5, 0.9])
+    return (y, y[:, None] + 0.3 * rng.standard_normal((n, 1)) + [-1.2, 0.0, 1.2]), {"quantiles": q}
+
+
+def _log_lik(rng, n):
+    return (rng.standard_normal((n, 9)) - 2.0,), {}
+
+
+#: metrics of real-valued forecasts and of log-likelihood matrices: data maker, options,
+#: and how the scalar value is read from the result; they get the invariances that
+#: apply to a mean over samples (permutation, weight = repetition, zero weight =
+#: removal, weight scale, list input, float32, no mutation)
+OTHER_METRICS = {
+    "crps_normal": (M.crps_normal, _normal, {}, None),
+    "normal_negative_log_likelihood": (M.normal_negative_log_likelihood, _normal, {}, None),
+    "crps_ensemble": (M.crps_ensemble, _ensemble, {}, None),
+    "crps_ensemble_fair": (M.crps_ensemble, _ensemble, {"fair": True}, None),
+    "interval_score": (M.interval_score, _interval, {"alpha": 0.2}, None),
+    "interval_coverage": (M.interval_coverage, _interval, {}, None),
+    "quantile_score": (M.quantile_score, _quantiles, {}, None),
+    "negative_waic": (M.negative_waic, _log_lik, {}, "value"),
+    "importance_sampling_cross_validation": (
+        M.importance_sampling_cross_validation,
+        _log_lik,
+        {},
+        "value",
+    ),
+}
+
+#: public functions of skcalib.metrics that are not metrics with these invariances,
+#: each with the reason and where it is tested instead
+NOT_IN_A_REGISTRY = {
+    "expected_calibration_error_quantiles": "tensorflow-probability's (hit, log p) API; "
+    "tests/metrics/test_calibration_quantiles.py",
+    "brier_decomposition": "a Bunch of components; tests/metrics/test_scoring_rules.py",
+    "score_decomposition": "a Bunch of components; tests/metrics/test_scoring_rules.py",
+    "reliability_curve": "per-bin arrays; tests/metrics/test_calibration.py",
+    "compute_bin_stats": "sufficient statistics; tests/metrics/test_calibration.py",
+    "calibration_error_from_bin_stats": "takes BinStats; tests/metrics/test_calibration.py",
+    "pit_normal": "per-sample PIT values; tests/metrics/test_regression.py",
+    "pit_ensemble": "per-sample PIT values; tests/metrics/test_regression.py",
+    "member_probabilities": "takes a fitted ensemble; tests/metrics/test_members.py",
+    "get_scorer": "scorers; tests/metrics/test_scorer.py",
+    "get_scorer_names": "scorers; tests/metrics/test_scorer.py",
+    "register_scorers": "scorers; tests/utils/test_sklearn_compat.py",
+    "unregister_scorers": "scorers; tests/utils/test_sklearn_compat.py",
+    "quantile_bin_edges": "binning helper; tests/metrics/test_calibration.py",
+    "uniform_bin_edges": "binning helper; tests/metrics/test_calibration.py",
+}
 
 #: value range of each metric (default [0, 1])
 RANGES = {"negative_log_likelihood": (0.0, math.inf), "brier_score": (0.0, 2.0)}
+
+#: binary metrics whose value for 1 - p with the other positive class is only close
+MIRROR_APPROXIMATE = {"root_mean_squared_calibration_error"}
 
 NAMES = sorted(CLASSIFICATION_METRICS)
 
@@ -126,22 +199,20 @@ def test_label_encoding_invariance(name, kind):
             v = metric(names[y], P[:, order], labels=names[:k][order])
         assert v == pytest.approx(ref, abs=1e-12)
     else:
-        # binary 1-D: the probability of the other class with pos_label
+        # binary 1-D: the probability of the other class, with pos_label.  Every metric
+        # is symmetric in the two classes (no value of these data lies on a bin edge, so
+        # mirrored equal-width bins hold the same samples), except that the equal-mass
+        # bins of the mirrored values can hold other samples (inverted-CDF quantiles are
+        # not symmetric): RMSCE then only agrees approximately.
         v = metric(names[y], 1 - P, pos_label="ant")
-        if name in (
-            "expected_calibration_error",
-            "max_calibration_error",
-            "root_mean_squared_calibration_error",
-            "brier_score",
-            "negative_log_likelihood",
-        ):
-            # symmetric metrics: calibration of p(pos) == calibration of p(neg) up to
-            # bin-edge placement for equal-width bins (exact for brier / nll)
-            if name in ("brier_score", "negative_log_likelihood"):
-                assert v == pytest.approx(ref, abs=1e-12)
+        tol = 0.05 if name in MIRROR_APPROXIMATE else 1e-12
+        assert v == pytest.approx(ref, abs=tol)
         v2 = metric(names[y].astype(object), P)
         assert v2 == pytest.approx(ref, abs=1e-15)
-    assert metric(y.astype(bool), P) == pytest.approx(ref) if kind != "multiclass" else True
+    if kind == "multiclass":
+        assert metric(y.astype(bool), P) == metric(y.astype(bool).astype(int), P)
+    else:
+        assert metric(y.astype(bool), P) == pytest.approx(ref, abs=1e-15)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -152,9 +223,12 @@ def test_sample_weight_is_repetition(name, kind):
     w = np.random.default_rng(6).integers(0, 4, len(y))
     w[:3] = [1, 2, 3]
     ref = metric(np.repeat(y, w), np.repeat(P, w, axis=0))
+    if name in NOT_REPETITION:
+        # integer weights are not repetitions here; equal weights still change nothing
+        _close(metric(y, P, sample_weight=np.full(len(y), 3)), metric(y, P), tol=1e-9)
+        return
     _close(metric(y, P, sample_weight=w), ref, tol=1e-9)
-    if name not in SCALE_DEPENDENT:
-        _close(metric(y, P, sample_weight=w.astype(float) * 0.37), ref, tol=1e-9)
+    _close(metric(y, P, sample_weight=w.astype(float) * 0.37), ref, tol=1e-9)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -169,7 +243,7 @@ def test_zero_weight_is_removal(name, kind):
     _close(metric(y, P, sample_weight=w), metric(y[keep], P[keep], labels=labels))
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n not in SCALE_DEPENDENT])
+@pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("kind", KINDS)
 def test_weight_scale_invariance(name, kind):
     metric = CLASSIFICATION_METRICS[name]
@@ -272,3 +346,112 @@ def test_any_input_finite_in_range_or_value_error(name, data):
     assert math.isfinite(v) or RANGES.get(name, (0, 1))[1] == math.inf
     lo, hi = RANGES.get(name, (0.0, 1.0))
     assert lo - 1e-12 <= v <= hi + 1e-12
+
+
+# --------------------------------------------------------------------------------------
+# memory layouts: C, F, strided views and DataFrames give the same numbers, with
+# probabilities exactly on the bin edges
+# --------------------------------------------------------------------------------------
+
+
+def _edge_data(kind, n=120, seed=21):
+    """Probabilities on the grid j / 60, which holds every edge of 5, 10, 15, 20 bins."""
+    rng = np.random.default_rng(seed)
+    k = 1 if kind == "binary_1d" else (2 if kind == "binary_2d" else 4)
+    if k == 1:
+        p = rng.integers(0, 61, n) / 60
+        return rng.integers(0, 2, n), p
+    cuts = np.sort(rng.integers(0, 61, (n, k - 1)), axis=1)
+    counts = np.diff(np.column_stack([np.zeros(n, int), cuts, np.full(n, 60)]), axis=1)
+    P = counts / 60
+    P /= P.sum(axis=1, keepdims=True)
+    return rng.integers(0, k, n), P
+
+
+def _layouts(P):
+    wide = np.zeros((P.shape[0], 3) + P.shape[1:])
+    wide[:, 1] = P
+    out = {"C": np.ascontiguousarray(P), "strided": wide[:, 1]}
+    if P.ndim == 2:
+        out["F"] = np.asfortranarray(P)
+        out["DataFrame"] = pd.DataFrame(P)
+        out["F_float32"] = np.asfortranarray(P.astype(np.float32))
+    else:
+        out["Series"] = pd.Series(P)
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_memory_layouts_give_the_same_value(name, kind):
+    metric = CLASSIFICATION_METRICS[name]
+    y, P = _edge_data(kind)
+    w = np.random.default_rng(5).random(len(y))
+    ref = metric(y, P)
+    ref_w = metric(y, P, sample_weight=w)
+    ref32 = metric(y, P.astype(np.float32))
+    for layout, Q in _layouts(P).items():
+        want = ref32 if layout.endswith("float32") else ref
+        assert metric(y, Q) == want, layout
+        if not layout.endswith("float32"):
+            assert metric(y, Q, sample_weight=w) == ref_w, layout
+
+
+# --------------------------------------------------------------------------------------
+# every public metric is covered by a registry
+# --------------------------------------------------------------------------------------
+
+
+def _underlying(f):
+    while isinstance(f, partial):
+        f = f.func
+    return f
+
+
+def test_every_public_metric_is_registered():
+    registered = {_underlying(f).__name__ for f in CLASSIFICATION_METRICS.values()}
+    registered |= {f.__name__ for f, *_ in OTHER_METRICS.values()}
+    public = {
+        n for n in M.__all__ if callable(getattr(M, n)) and not isinstance(getattr(M, n), type)
+    }
+    missing = public - registered - set(NOT_IN_A_REGISTRY)
+    assert not missing, f"public metrics in no invariance registry: {sorted(missing)}"
+    stale = (set(NOT_IN_A_REGISTRY) | registered) - public
+    assert not stale, f"registered names that are not public: {sorted(stale)}"
+
+
+def _value(result, attr):
+    v = getattr(result, attr) if attr else result
+    assert type(v) is float
+    return v
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_METRICS))
+def test_other_metrics_invariances(name):
+    metric, make, opts, attr = OTHER_METRICS[name]
+    rng = np.random.default_rng(31)
+    args, extra = make(rng, 60)
+    opts = {**opts, **extra}
+    n = args[0].shape[0]
+
+    def call(args, **kw):
+        return _value(metric(*args, **opts, **kw), attr)
+
+    ref = call(args)
+    assert math.isfinite(ref)
+    perm = rng.permutation(n)
+    _close(call(tuple(a[perm] for a in args)), ref)
+    w = rng.integers(0, 4, n)
+    w[:3] = [1, 2, 3]
+    rep = tuple(np.repeat(a, w, axis=0) for a in args)
+    _close(call(args, sample_weight=w), call(rep), tol=1e-9)
+    _close(call(args, sample_weight=w * 0.37), call(rep), tol=1e-9)
+    keep = w > 0
+    _close(call(args, sample_weight=(w > 0).astype(float)), call(tuple(a[keep] for a in args)))
+    _close(call(tuple(a.tolist() for a in args)), ref)
+    frozen = tuple(np.array(a) for a in args)
+    for a in frozen:
+        a.setflags(write=False)
+    _close(call(frozen), ref)
+    v32 = call(tuple(a.astype(np.float32) for a in args))
+    assert v32 == pytest.approx(ref, rel=1e-4, abs=1e-5)
