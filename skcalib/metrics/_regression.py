@@ -8,6 +8,7 @@
 * :func:`quantile_score`: pinball (quantile) loss of predicted quantiles.
 * :func:`pit_normal`, :func:`pit_ensemble`: probability integral transform values, which
   are uniform on [0, 1] for a calibrated forecaster.
+* :func:`normal_negative_log_likelihood`: logarithmic score of Normal forecasts.
 
 All kernels read their inputs in cache-sized chunks of rows: peak extra memory stays a
 few hundred kilobytes (plus the output for ``aggregate=False``), and the user's arrays are
@@ -25,7 +26,7 @@ from sklearn.utils import check_random_state
 
 from ..utils._sklearn_compat import Interval, validate_params
 from ._guard import scorer_misuse_guard
-from ._validation import (  # noqa: F401  (re-exported for _regression_nll)
+from ._validation import (
     _as_float,
     _check_positive,
     _check_real_array,
@@ -43,12 +44,14 @@ __all__ = [
     "quantile_score",
     "pit_normal",
     "pit_ensemble",
+    "normal_negative_log_likelihood",
 ]
 
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT2 = 1.0 / _SQRT2
 _INV_SQRT_PI = 1.0 / math.sqrt(math.pi)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 
 #: rows per chunk of the element-wise kernels (three float64 buffers stay in L2)
 _ELEMWISE_CHUNK = 1 << 14
@@ -662,3 +665,82 @@ def pit_ensemble(y_true, y_samples, *, random_state=None):
     ties += below
     ties /= m + 1
     return ties
+
+
+# --------------------------------------------------------------------------------------
+# negative log-likelihood of Normal forecasts
+# --------------------------------------------------------------------------------------
+
+
+@scorer_misuse_guard
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_mean": ["array-like", numbers.Real],
+        "y_std": ["array-like", numbers.Real],
+        "sample_weight": ["array-like", None],
+        "aggregate": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def normal_negative_log_likelihood(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
+    r"""Negative log-likelihood of Normal forecasts ``N(y_mean, y_std**2)``.
+
+    .. math::
+
+        \mathrm{NLL}_i = \tfrac12\log(2\pi) + \log\sigma_i
+            + \frac{(y_i - \mu_i)^2}{2\sigma_i^2}
+
+    The (strictly proper) logarithmic score of a Gaussian predictive distribution, as
+    returned by ``predict(X, return_std=True)`` of
+    :class:`~sklearn.gaussian_process.GaussianProcessRegressor`,
+    :class:`~sklearn.linear_model.BayesianRidge` or
+    :class:`~sklearn.linear_model.ARDRegression`.  Lower is better.  Unlike the CRPS
+    (:func:`crps_normal`), it punishes an over-confident ``y_std`` without bound.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Observed values.
+    y_mean : array-like of shape (n_samples,) or float
+        Predicted means.
+    y_std : array-like of shape (n_samples,) or float
+        Predicted standard deviations, strictly positive.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the weighted mean (ignored with ``aggregate=False``).
+    aggregate : bool, default=True
+        Return the (weighted) mean; with False, the per-sample values.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    References
+    ----------
+    Gneiting and Raftery, "Strictly Proper Scoring Rules, Prediction, and Estimation",
+    JASA 102, 2007.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import normal_negative_log_likelihood
+    >>> normal_negative_log_likelihood([0.0], [0.0], [1.0])  # 0.5 * log(2 pi)
+    0.9189...
+    >>> normal_negative_log_likelihood([1.0, 3.0], [0.0, 3.0], [1.0, 2.0], aggregate=False)
+    array([1.4189..., 1.6120...])
+    """
+    y = _check_real_array(y_true, "y_true")
+    n = y.shape[0]
+    mu = _check_real_array(y_mean, "y_mean", n=n, allow_scalar=True)
+    sd = _check_real_array(y_std, "y_std", n=n, allow_scalar=True)
+    for arr, name in ((y, "y_true"), (mu, "y_mean")):
+        _find_nonfinite(arr, name)
+    _check_positive(sd, "y_std")
+    _find_nonfinite(sd, "y_std")
+    sw = check_sample_weight(sample_weight, n)
+    z = (np.asarray(y, dtype=np.float64) - mu) / sd
+    values = _HALF_LOG_2PI + np.log(sd, dtype=np.float64) + 0.5 * z * z
+    if not aggregate:
+        return values
+    if sw is None:
+        return float(values.mean())
+    return float(sw @ values / sw.sum())

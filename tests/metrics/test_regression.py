@@ -1,5 +1,5 @@
 """Tests of the probabilistic-regression scores: CRPS (Normal, ensemble), interval and
-quantile scores, coverage, PIT values."""
+quantile scores, coverage, PIT values, Normal negative log-likelihood."""
 
 import numpy as np
 import pandas as pd
@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from numpy.testing import assert_allclose
 from scipy import integrate, stats
+from scipy.stats import norm
 from sklearn.metrics import mean_pinball_loss
 
 from skcalib.metrics import (
@@ -15,6 +17,7 @@ from skcalib.metrics import (
     crps_normal,
     interval_coverage,
     interval_score,
+    normal_negative_log_likelihood,
     pit_ensemble,
     pit_normal,
     quantile_score,
@@ -510,3 +513,81 @@ def test_crps_normal_finite_or_valueerror(arrs):
     except ValueError:
         return
     assert not np.isnan(v) and v >= 0
+
+
+# --------------------------------------------------------------------------------------
+# normal_negative_log_likelihood
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_normal_nll_equals_minus_scipy_logpdf(seed):
+    rng = np.random.RandomState(seed)
+    n = 50
+    y, mu, sd = rng.normal(size=n), rng.normal(size=n), rng.uniform(0.1, 3, n)
+    expected = -norm.logpdf(y, loc=mu, scale=sd)
+    assert_allclose(
+        normal_negative_log_likelihood(y, mu, sd, aggregate=False), expected, rtol=1e-13
+    )
+    assert normal_negative_log_likelihood(y, mu, sd) == pytest.approx(expected.mean(), rel=1e-13)
+    w = rng.randint(0, 4, n)
+    w[0] = 1
+    assert normal_negative_log_likelihood(y, mu, sd, sample_weight=w) == pytest.approx(
+        np.average(expected, weights=w), rel=1e-13
+    )
+    # weight = repetition
+    assert normal_negative_log_likelihood(y, mu, sd, sample_weight=w) == pytest.approx(
+        normal_negative_log_likelihood(np.repeat(y, w), np.repeat(mu, w), np.repeat(sd, w)),
+        rel=1e-13,
+    )
+
+
+def test_normal_nll_closed_form_values_and_scalars():
+    assert normal_negative_log_likelihood([0.0], [0.0], [1.0]) == pytest.approx(
+        0.5 * np.log(2 * np.pi), rel=1e-15
+    )
+    # (y - mu) / sd = 2, sd = e: 0.5 log(2 pi) + 1 + 2
+    assert normal_negative_log_likelihood([2 * np.e], 0.0, np.e) == pytest.approx(
+        0.5 * np.log(2 * np.pi) + 3, rel=1e-14
+    )
+    assert normal_negative_log_likelihood([1.0, 2.0], 1.5, 0.5) == pytest.approx(
+        -norm.logpdf(1.0, 1.5, 0.5), rel=1e-14
+    )
+    assert isinstance(normal_negative_log_likelihood([1.0], [1.0], [1.0]), float)
+
+
+def test_normal_nll_float32_and_inputs_not_modified():
+    y = np.array([0.1, 0.5, -1.0], dtype=np.float32)
+    mu = np.zeros(3, dtype=np.float32)
+    sd = np.ones(3, dtype=np.float32)
+    copies = [a.copy() for a in (y, mu, sd)]
+    value = normal_negative_log_likelihood(y, mu, sd)
+    assert value == pytest.approx(
+        normal_negative_log_likelihood(y.astype(float), mu.astype(float), sd.astype(float)),
+        rel=1e-6,
+    )
+    for a, c in zip((y, mu, sd), copies, strict=True):
+        assert np.array_equal(a, c)
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([0.0, 1.0], [0.0], [1.0, 1.0]), "y_mean"),
+        (([0.0, 1.0], [0.0, 0.0], [1.0, 0.0]), "y_std must be strictly positive"),
+        (([0.0, 1.0], [0.0, 0.0], [1.0, -1.0]), "y_std"),
+        (([0.0, np.nan], [0.0, 0.0], [1.0, 1.0]), "y_true contains NaN"),
+        (([0.0, 1.0], [0.0, np.inf], [1.0, 1.0]), "y_mean contains infinity"),
+        (([0.0, 1.0], [0.0, 0.0], [1.0, np.nan]), "y_std contains NaN"),
+        (([], [], []), "empty"),
+        (([[0.0, 1.0], [1.0, 2.0]], [0.0, 0.0], [1.0, 1.0]), "1-D"),
+    ],
+)
+def test_normal_nll_errors(args, match):
+    with pytest.raises(ValueError, match=match):
+        normal_negative_log_likelihood(*args)
+
+
+def test_normal_nll_weight_errors():
+    with pytest.raises(ValueError, match="sample_weight"):
+        normal_negative_log_likelihood([0.0, 1.0], [0.0, 0.0], [1.0, 1.0], sample_weight=[1.0])
