@@ -15,7 +15,7 @@ Reproduced behaviour of the reference (all of it deliberate)
    with ``K >= 2`` is used as is.  ``labels`` are integer *column indices*
    ``0..K-1`` (not arbitrary class labels).  Probabilities are not validated: no range
    check, no row-sum check (rows need not sum to 1), no clipping.
-2. **Bins** (:mod:`skcalib.metrics._binning_compat`): left-closed
+2. **Bins** (:mod:`skcalib.compat._um_binning`): left-closed
    ``np.digitize`` bins.  ``"even"`` uses the upper edges ``linspace(0, 1, M+1)[1:]``
    and puts ``p >= 1`` into an **extra bin** ``[1, inf)`` (``M + 1`` bins); float
    edges such as ``0.30000000000000004`` (``M = 10``) move the literals 0.3, 0.6 and
@@ -72,12 +72,12 @@ import numbers
 
 import numpy as np
 
-from ..metrics._binning_compat import (
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._um_binning import (
     um_adaptive_upper_edges,
     um_bin_stats,
     um_even_upper_edges,
 )
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
     "gce",

@@ -13,13 +13,13 @@ import pytest
 
 import skcalib.metrics as skm
 from skcalib.compat import uncertainty_metrics as um
-from skcalib.metrics._binning import BinStats
-from skcalib.metrics._binning_compat import (
+from skcalib.compat._um_binning import (
     um_adaptive_upper_edges,
     um_assign_bins,
     um_bin_stats,
     um_even_upper_edges,
 )
+from skcalib.metrics._binning import BinStats
 
 # --------------------------------------------------------------------------------------
 # shared data of the reference tests (§2.6)
