@@ -77,14 +77,10 @@ def _metric_columns(n_bins, multiclass):
                 f"class-wise, {width}",
             )
         )
-    if hasattr(_metrics, "brier_score"):
-        cols.append(MetricColumn("brier_score", "Brier", False, "Brier score"))
-    if hasattr(_metrics, "negative_log_likelihood"):
-        cols.append(
-            MetricColumn(
-                "negative_log_likelihood", "NLL", False, "negative log-likelihood (log loss)"
-            )
-        )
+    cols.append(MetricColumn("brier_score", "Brier", False, "Brier score"))
+    cols.append(
+        MetricColumn("negative_log_likelihood", "NLL", False, "negative log-likelihood (log loss)")
+    )
     return cols
 
 

@@ -460,7 +460,10 @@ def test_regression_invariances(name):
     assert v == pytest.approx(
         metric(_map(d, lambda a: a.tolist()), sample_weight=list(w)), rel=1e-12
     )
-    to_pd = lambda a: pd.Series(a) if a.ndim == 1 else pd.DataFrame(a)  # noqa: E731
+
+    def to_pd(a):
+        return pd.Series(a) if a.ndim == 1 else pd.DataFrame(a)
+
     assert v == pytest.approx(metric(_map(d, to_pd), sample_weight=pd.Series(w)), rel=1e-12)
     # float32 input: same as its float64 cast (computations in float64)
     f32 = _map(d, lambda a: a.astype(np.float32))

@@ -5,6 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss, log_loss
 from sklearn.utils.fixes import parse_version
@@ -602,10 +605,6 @@ def test_assume_finite_skips_value_checks_only():
 # --------------------------------------------------------------------------------------
 # property-based: the decompositions give finite, consistent Bunches or a ValueError
 # --------------------------------------------------------------------------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from hypothesis.extra import numpy as hnp  # noqa: E402
 
 
 @st.composite
