@@ -135,6 +135,28 @@ def _true_class_proba(data, check):
     return out
 
 
+def _log_loss_sum(data, eps, check):
+    """Weighted sum over samples of ``-log clip(p_{i, y_i}, eps, 1 - eps)``.
+
+    The probability of the observed class is read from its own column (``1 - p`` in the
+    input dtype for a negative sample of a 1-D ``y_proba``), as
+    :func:`sklearn.metrics.log_loss` does.
+    """
+    p = _true_class_proba(data, check)
+    if eps == "auto":
+        eps = float(np.finfo(data.proba.dtype).eps)
+        # clip in the input dtype, as sklearn does
+        lo = float(data.proba.dtype.type(eps))
+        hi = float(data.proba.dtype.type(1) - data.proba.dtype.type(eps))
+    else:
+        lo, hi = float(eps), 1.0 - float(eps)
+    np.clip(p, lo, hi, out=p)
+    with np.errstate(divide="ignore"):
+        np.log(p, out=p)
+    sw = data.sample_weight
+    return -float(p.sum() if sw is None else np.dot(p, sw))
+
+
 def _value_check_needed():
     return not get_config()["assume_finite"]
 
@@ -293,20 +315,8 @@ def negative_log_likelihood(
         pos_label=pos_label,
         check_values=False,
     )
-    p = _true_class_proba(data, check)
-    if eps == "auto":
-        eps = float(np.finfo(data.proba.dtype).eps)
-        # clip in the input dtype, as sklearn does
-        lo = float(data.proba.dtype.type(eps))
-        hi = float(data.proba.dtype.type(1) - data.proba.dtype.type(eps))
-    else:
-        lo, hi = float(eps), 1.0 - float(eps)
-    np.clip(p, lo, hi, out=p)
-    with np.errstate(divide="ignore"):
-        np.log(p, out=p)
-    sw = data.sample_weight
-    total = -float(p.sum() if sw is None else np.dot(p, sw))
-    return float(_weighted_mean_total(total, sw, data.n_samples))
+    total = _log_loss_sum(data, eps, check)
+    return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
 # --------------------------------------------------------------------------------------
@@ -608,8 +618,10 @@ def score_decomposition(
 
     Binary problems (1-D ``y_proba`` or two columns) are decomposed on the
     positive-class probability: ``score`` then equals :func:`brier_score` or
-    :func:`negative_log_likelihood`.  For ``K >= 3`` classes each column is decomposed
-    one-vs-rest (outcome ``y == k``) and the components are summed over classes; for
+    :func:`negative_log_likelihood` (with two columns, the log score of a negative
+    sample reads the negative column itself, as :func:`negative_log_likelihood` does).
+    For ``K >= 3`` classes each column is decomposed one-vs-rest (outcome ``y == k``)
+    and the components are summed over classes; for
     ``scoring="brier"`` the ``score`` is then the multiclass :func:`brier_score`, for
     ``scoring="log_loss"`` it is the sum over classes of the binary log losses of the
     columns (not the multiclass negative log-likelihood).
@@ -658,6 +670,11 @@ def score_decomposition(
         s_fc += a
         s_rc += b
         s_cl += c
+    if scoring == "log_loss" and data.is_binary:
+        # the forecast's own score reads the observed class's column (not 1 - the
+        # positive column, which differs when the rows sum to 1 only within tolerance),
+        # so that ``score`` is exactly negative_log_likelihood
+        s_fc = _log_loss_sum(data, "auto", False)
     score = s_fc / W
     recal = s_rc / W
     unc = s_cl / W

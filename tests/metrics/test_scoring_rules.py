@@ -519,6 +519,28 @@ def test_score_decomposition_binary(seed, scoring, weighted):
         assert d2[key] == pytest.approx(d[key], abs=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_score_decomposition_log_loss_two_columns_reads_the_negative_column(dtype):
+    # Rows that sum to 1 only within the tolerance: the log score of a negative sample
+    # must use its own column, as negative_log_likelihood (and sklearn's log_loss) do,
+    # not 1 - the positive column (which differed by up to 1e-4 for float32 input).
+    rng = np.random.default_rng(0)
+    n = 200
+    y = rng.integers(0, 2, n)
+    q = 1 - rng.random(n) ** 10  # positive-class probability, often close to 1
+    P = np.column_stack([1 - q, q])
+    P[:, 0] *= 1 + rng.uniform(-5e-9, 5e-9, n)  # rows sum to 1 within 1.5e-8 (float64)
+    P = P.astype(dtype)
+    for w in (None, rng.random(n)):
+        d = score_decomposition(y, P, scoring="log_loss", sample_weight=w)
+        nll = negative_log_likelihood(y, P, sample_weight=w)
+        assert d.score == pytest.approx(nll, rel=1e-13, abs=0)
+        assert d.score == pytest.approx(log_loss(y, P, sample_weight=w), rel=1e-6)
+        assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(
+            d.score, abs=1e-12
+        )
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("scoring", ["brier", "log_loss"])
 def test_score_decomposition_multiclass_one_vs_rest(seed, scoring):
