@@ -189,7 +189,10 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
 
     which is half the two-column sum.  These are the values of
     :func:`sklearn.metrics.brier_score_loss` (its default ``scale_by_half="auto"``) on
-    every input both accept.  Lower is better; the Brier score is strictly proper.
+    every input both accept.  The Brier score is strictly proper; like every proper
+    scoring rule in skcalib it keeps its name from the literature and is negatively
+    oriented: **lower is better**.  Its scorer ``"neg_brier_score"`` (alias ``"brier"``)
+    negates it, so that greater is better as for every scikit-learn scorer.
 
     Unlike ``sklearn.metrics.brier_score_loss``, string labels with a 1-D ``y_proba`` do
     not need ``pos_label``: the positive class defaults to the greater label.  The
@@ -213,6 +216,8 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     Returns
     -------
     float
+        The (weighted) mean Brier score, in [0, 1] for binary problems and in [0, 2]
+        otherwise.
 
     References
     ----------
@@ -268,8 +273,9 @@ def negative_log_likelihood(
     where :math:`p_{i,y_i}` is the probability given to the observed class (``1 - p`` for
     a negative sample of a binary problem with 1-D ``y_proba``).  Equals
     :func:`sklearn.metrics.log_loss`.  Only the true-class probabilities are read after
-    validation (no ``n x K`` logarithm).  Lower is better; the log loss is strictly
-    proper and local.
+    validation (no ``n x K`` logarithm).  The log loss is strictly proper and local, and
+    negatively oriented: **lower is better**.  Its scorer
+    ``"neg_negative_log_likelihood"`` (alias ``"nll"``) negates it.
 
     Parameters
     ----------
@@ -293,6 +299,7 @@ def negative_log_likelihood(
     Returns
     -------
     float
+        The (weighted) mean negative log-likelihood, in nats.
 
     References
     ----------
@@ -385,7 +392,7 @@ def brier_decomposition(
     labels=None,
     pos_label=None,
 ):
-    r"""Murphy's decomposition of the Brier score into uncertainty, resolution, reliability.
+    r"""Decompose the Brier score into uncertainty, resolution and reliability (Murphy).
 
     Forecasts are partitioned into groups ``g`` with weight :math:`n_g`, mean forecast
     :math:`\bar f_g` and observed class frequencies :math:`\bar o_g`; :math:`\bar o` is
@@ -430,15 +437,22 @@ def brier_decomposition(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True class labels.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the positive class (1-D) or of each class in
+        ``labels`` order (2-D).
     n_bins : int or None, default=None
         None: group identical forecasts (exact Murphy decomposition).  An int: bin the
         probabilities into ``n_bins`` bins.
     strategy : {"uniform", "quantile"}, default="uniform"
         Binning strategy when ``n_bins`` is given.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (weight ``w`` is equivalent to repeating the sample ``w`` times).
     labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.  Default: sorted unique labels
+        of ``y_true``.
     pos_label : int, float, bool or str, default=None
+        Positive class of a binary problem (default: the greater label).
 
     Returns
     -------
@@ -629,11 +643,20 @@ def score_decomposition(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True class labels.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the positive class (1-D) or of each class in
+        ``labels`` order (2-D).
     scoring : {"brier", "log_loss"}, default="brier"
+        The proper score that is decomposed: the squared error or the logarithmic
+        score.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (weight ``w`` is equivalent to repeating the sample ``w`` times).
     labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.  Default: sorted unique labels
+        of ``y_true``.
     pos_label : int, float, bool or str, default=None
+        Positive class of a binary problem (default: the greater label).
 
     Returns
     -------
