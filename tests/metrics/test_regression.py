@@ -66,8 +66,9 @@ def crps_integral(cdf, y, lo, hi, points=()):
 # --------------------------------------------------------------------------------------
 
 
-def test_crps_normal_catalog_24():
-    # reference/uncertainty_metrics.md, derived value 24
+def test_crps_normal_uncertainty_metrics_values():
+    # values of uncertainty_metrics 0.0.82's crps_normal_score
+    # (uncertainty_metrics/tensorflow/scoring_rules.py) on these inputs
     got = crps_normal([0.0, 1.0, -2.0], [0.0, 0.0, 0.5], [1.0, 2.0, 0.5], aggregate=False)
     np.testing.assert_allclose(got, [0.2336949773, 0.6628070625, 2.2179052617], atol=1e-10)
     assert crps_normal([0.0], [0.0], [1.0]) == pytest.approx(
@@ -156,9 +157,10 @@ def test_crps_normal_nan_in_later_chunk_is_found():
 # --------------------------------------------------------------------------------------
 
 
-def test_crps_ensemble_catalog_23():
-    # reference/uncertainty_metrics.md, derived value 23: UM's circular estimator gives
-    # [0.25, 0.25]; the exact all-pairs estimator gives [0.375, 0.34375].
+def test_crps_ensemble_versus_uncertainty_metrics_crps_score():
+    # uncertainty_metrics 0.0.82's crps_score (uncertainty_metrics/tensorflow/
+    # scoring_rules.py) uses circularly adjacent pairs and gives [0.25, 0.25] here; the
+    # exact all-pairs estimator gives [0.375, 0.34375].
     y = [0.0, 1.0]
     S = [[-1.0, 0.0, 1.0, 2.0], [0.5, 0.5, 1.5, 3.0]]
     np.testing.assert_allclose(crps_circular_um(y, S), [0.25, 0.25])
@@ -239,7 +241,8 @@ def test_crps_ensemble_converges_to_crps_normal():
     exact = crps_normal(y, mu, sd, aggregate=False)
     for fair in (False, True):
         got = crps_ensemble(y, S, fair=fair, aggregate=False)
-        assert np.max(np.abs(got - exact)) < 5 / np.sqrt(m)  # the catalog's tolerance
+        # the tolerance of uncertainty_metrics' test_normal_predictive_agreement_...
+        assert np.max(np.abs(got - exact)) < 5 / np.sqrt(m)
     assert crps_ensemble(y, S, fair=True) == pytest.approx(crps_normal(y, mu, sd), abs=5e-3)
 
 

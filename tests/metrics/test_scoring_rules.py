@@ -141,9 +141,10 @@ def test_brier_toy_values():
     assert brier_score([0, 1, 2], np.eye(3)[[1, 2, 0]]) == 2.0
 
 
-def test_brier_catalog_25_conventional_relation():
-    # reference/uncertainty_metrics.md, derived value 25: UM's brier_score is the
-    # conventional score minus 1: per example [-0.86, -0.94, -0.46, -0.38], mean -0.66.
+def test_brier_uncertainty_metrics_is_conventional_minus_one():
+    # uncertainty_metrics 0.0.82's brier_score (uncertainty_metrics/tensorflow/
+    # scoring_rules.py) is the conventional score minus 1: on this input it gives
+    # [-0.86, -0.94, -0.46, -0.38] per example, mean -0.66.
     P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     y = [0, 1, 2, 1]
     assert brier_score(y, P) == pytest.approx(-0.66 + 1, abs=1e-12)
@@ -354,11 +355,11 @@ def test_brier_decomposition_toy():
     assert d.within_bin_variance == 0.0 and d.within_bin_covariance == 0.0
 
 
-def test_brier_decomposition_catalog_25():
-    # reference/uncertainty_metrics.md derived value 25: UM gives brier -0.66 and the
-    # approximate decomposition (unc, res, rel) = (-0.375, 0.375, 0.19), whose
-    # unc - res + rel = -0.56 != -0.66.  Ours: conventional score 0.34 = UM + 1 and an
-    # exact decomposition; the uncertainty is UM's + 1 (UM drops the constant 1).
+def test_brier_decomposition_versus_uncertainty_metrics():
+    # uncertainty_metrics 0.0.82 (uncertainty_metrics/tensorflow/scoring_rules.py) gives
+    # brier_score -0.66 and brier_decomposition (unc, res, rel) = (-0.375, 0.375, 0.19),
+    # whose unc - res + rel = -0.56 != -0.66.  Ours: conventional score 0.34 = UM + 1 and
+    # an exact decomposition; the uncertainty is UM's + 1 (UM drops the constant 1).
     P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     y = [0, 1, 2, 1]
     d = brier_decomposition(y, P)
