@@ -584,34 +584,6 @@ def test_score_decomposition_bad_input():
         score_decomposition([0, 1], [0.2, -0.3])
 
 
-# --------------------------------------------------------------------------------------
-# shared invariances of the scalar metrics (until tests/metrics/test_common.py has them)
-# --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("metric", [brier_score, negative_log_likelihood])
-def test_scalar_metric_invariances(metric):
-    rng = np.random.default_rng(9)
-    y, P = _multiclass(rng, 50, 3)
-    P_orig = P.copy()
-    w = rng.integers(0, 3, 50).astype(float)
-    v = metric(y, P, sample_weight=w)
-    assert isinstance(v, float)
-    rep = np.repeat(np.arange(50), w.astype(int))
-    assert v == pytest.approx(metric(y[rep], P[rep], labels=[0, 1, 2]), rel=1e-12)
-    assert v == pytest.approx(metric(y, P, sample_weight=3.5 * w), rel=1e-12)
-    perm = rng.permutation(50)
-    assert v == pytest.approx(metric(y[perm], P[perm], sample_weight=w[perm]), rel=1e-12)
-    assert v == pytest.approx(
-        metric(
-            pd.Series(y).map({0: "a", 1: "b", 2: "c"}), pd.DataFrame(P), sample_weight=pd.Series(w)
-        ),
-        rel=1e-12,
-    )
-    assert v == pytest.approx(metric(list(y), P.tolist(), sample_weight=list(w)), rel=1e-12)
-    np.testing.assert_array_equal(P, P_orig)
-
-
 @needs_multiclass_brier
 def test_assume_finite_skips_value_checks_only():
     from sklearn import config_context
