@@ -1,4 +1,4 @@
-"""Benchmarks of the proper scoring rules (issue: Brier, NLL, CRPS).
+"""Benchmarks of the proper scoring rules: Brier score, negative log-likelihood, CRPS.
 
 Each row: median time of the skcalib call (input validation included) as a ratio to a
 "floor" -- the cheapest numpy/scipy operation that does the unavoidable work on the same

@@ -22,20 +22,18 @@ is used, so no window opens).
 import os
 import tempfile
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
-matplotlib.use("Agg")  # no window: save to a file
+from skcalib.metrics import expected_calibration_error, reliability_curve
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from sklearn.datasets import load_breast_cancer  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.model_selection import train_test_split  # noqa: E402
-from sklearn.naive_bayes import GaussianNB  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import StandardScaler  # noqa: E402
-
-from skcalib.metrics import expected_calibration_error, reliability_curve  # noqa: E402
+plt.switch_backend("Agg")  # no window: save to a file
 
 N_BINS = 10
 

@@ -15,7 +15,7 @@ Reproduced behaviour of the reference (all of it deliberate)
    with ``K >= 2`` is used as is.  ``labels`` are integer *column indices*
    ``0..K-1`` (not arbitrary class labels).  Probabilities are not validated: no range
    check, no row-sum check (rows need not sum to 1), no clipping.
-2. **Bins** (:mod:`skcalib.metrics._binning_compat`): left-closed
+2. **Bins** (:mod:`skcalib.compat._um_binning`): left-closed
    ``np.digitize`` bins.  ``"even"`` uses the upper edges ``linspace(0, 1, M+1)[1:]``
    and puts ``p >= 1`` into an **extra bin** ``[1, inf)`` (``M + 1`` bins); float
    edges such as ``0.30000000000000004`` (``M = 10``) move the literals 0.3, 0.6 and
@@ -72,12 +72,12 @@ import numbers
 
 import numpy as np
 
-from ..metrics._binning_compat import (
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._um_binning import (
     um_adaptive_upper_edges,
     um_bin_stats,
     um_even_upper_edges,
 )
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
     "gce",
@@ -318,7 +318,9 @@ def gce(
     class_conditional : bool
         Bin each class separately and average over the ``K`` classes.
     norm : {"l1", "l2"}
+        Mean absolute gap (ECE-like) or root of the mean squared gap (RMSCE-like).
     num_bins : int, default=30
+        Number of bins ``M`` (0 gives a single bin with ``"adaptive"``).
     threshold : float, default=0.0
         Keep only values strictly greater than ``threshold``.
     datapoints_per_bin : float or None, default=None
@@ -327,10 +329,11 @@ def gce(
     Returns
     -------
     float
+        The calibration error (0.0 for empty input).
 
     See Also
     --------
-    skcalib.metrics.general_calibration_error : skcalib's own definition (right-closed
+    skcalib.metrics.general_calibration_error : The definition of skcalib itself (right-closed
         bins, normalisation by ``N``, sample weights, any label encoding).
 
     References
@@ -376,13 +379,16 @@ def ece(labels, probs, num_bins=30):
     Parameters
     ----------
     labels : array-like of shape (N,)
-        Integer column indices of the true classes.
+        Integer column indices of the true classes (``0..K-1``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
     num_bins : int, default=30
+        Number of bins ``M`` (0 gives a single bin with ``"adaptive"``).
 
     Returns
     -------
     float
+        The calibration error (0.0 for empty input).
 
     Examples
     --------
@@ -424,14 +430,18 @@ def rmsce(labels, probs, num_bins=30, datapoints_per_bin=None):
     Parameters
     ----------
     labels : array-like of shape (N,)
+        Integer column indices of the true classes (``0..K-1``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
     num_bins : int, default=30
+        Number of bins ``M`` (0 gives a single bin with ``"adaptive"``).
     datapoints_per_bin : float or None, default=None
         If given, ``num_bins = int(N / datapoints_per_bin)``.
 
     Returns
     -------
     float
+        The calibration error (0.0 for empty input).
 
     Examples
     --------
@@ -468,12 +478,16 @@ def sce(labels, probs, num_bins=30):
     Parameters
     ----------
     labels : array-like of shape (N,)
+        Integer column indices of the true classes (``0..K-1``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
     num_bins : int, default=30
+        Number of bins ``M`` (0 gives a single bin with ``"adaptive"``).
 
     Returns
     -------
     float
+        The calibration error (0.0 for empty input).
 
     Examples
     --------
@@ -504,12 +518,16 @@ def ace(labels, probs, num_bins=30):
     Parameters
     ----------
     labels : array-like of shape (N,)
+        Integer column indices of the true classes (``0..K-1``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
     num_bins : int, default=30
+        Number of bins ``M`` (0 gives a single bin with ``"adaptive"``).
 
     Returns
     -------
     float
+        The calibration error (0.0 for empty input).
 
     Examples
     --------
@@ -550,13 +568,18 @@ def tace(labels, probs, num_bins=30, threshold=0.01):
     Parameters
     ----------
     labels : array-like of shape (N,)
+        Integer column indices of the true classes (``0..K-1``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
     num_bins : int, default=30
+        Number of bins ``M`` (0 gives a single bin with ``"adaptive"``).
     threshold : float, default=0.01
+        Keep only probabilities strictly greater than ``threshold``.
 
     Returns
     -------
     float
+        The calibration error (0.0 for empty input).
 
     Examples
     --------
@@ -581,7 +604,7 @@ ALL_METRIC_PARAMETERS = tuple(
 
 @validate_params(_DATA, prefer_skip_nested_validation=True)
 def compute_all_metrics(labels, probs):
-    """All 32 general calibration errors of uncertainty_metrics 0.0.82 (30 bins).
+    """Compute all 32 general calibration errors of uncertainty_metrics 0.0.82 (30 bins).
 
     The order is that of ``itertools.product(['even', 'adaptive'], [True, False]
     (max_prob), [True, False] (class_conditional), [0.0, 0.01] (threshold), ['l1',
@@ -590,11 +613,14 @@ def compute_all_metrics(labels, probs):
     Parameters
     ----------
     labels : array-like of shape (N,)
+        Integer column indices of the true classes (``0..K-1``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities; 1-D or one column: probability of class 1 of a binary problem.
 
     Returns
     -------
     ndarray of shape (32,)
+        The 32 calibration errors, in the order of :data:`ALL_METRIC_PARAMETERS`.
 
     Examples
     --------

@@ -24,11 +24,11 @@ from ._regression import (
     crps_normal,
     interval_coverage,
     interval_score,
+    normal_negative_log_likelihood,
     pit_ensemble,
     pit_normal,
     quantile_score,
 )
-from ._regression_nll import normal_negative_log_likelihood
 from ._scorer import get_scorer, get_scorer_names
 from ._scoring_rules import (
     brier_decomposition,

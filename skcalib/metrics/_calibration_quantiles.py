@@ -1,4 +1,19 @@
-"""Expected calibration error with quantile buckets, as tensorflow-probability computes it."""
+"""Expected calibration error with quantile buckets, as tensorflow-probability computes it.
+
+TFP's quantile buckets
+----------------------
+tensorflow-probability's rule (``tfp.stats.quantiles(interpolation='nearest')`` and
+``_find_bins``) differs from skcalib's one binning rule; it lives here, next to its only
+user, :func:`expected_calibration_error_quantiles`.
+``B + 1`` edges are nearest-rank quantiles, ``edge_k = s[clip(rint((n-1) * q_k / 100),
+0, n-1)]`` with ``s`` the sorted values and ``q = linspace(0, 100, B + 1)``, all in
+float64 exactly as ``tfp.stats.quantiles(..., interpolation='nearest')`` computes them
+(the float arithmetic matters: for some ``(n, B)`` the exact rational position is a
+half that rounds the other way).  ``edge_0`` is the minimum and ``edge_B`` the
+maximum.  Buckets are left-closed, ``edge_k <= x < edge_{k+1}``, except the last one,
+which is closed (``edge_{B-1} <= x <= edge_B``); repeated edges leave the buckets
+between them empty.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +23,61 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, validate_params
-from ._binning_compat import tfp_assign_bins, tfp_quantile_bin_edges
 from ._validation import _as_float, _to_numpy
 
 __all__ = ["expected_calibration_error_quantiles"]
+
+
+# --------------------------------------------------------------------------------------
+# tensorflow-probability's binning: tfp.stats.quantiles(interpolation='nearest') + _find_bins
+# --------------------------------------------------------------------------------------
+
+
+def tfp_quantile_edge_indices(n, n_bins):
+    """Positions (in sorted order) of TFP's nearest-rank quantile edges.
+
+    ``clip(rint((n - 1) * (linspace(0, 100, B + 1) / 100)), 0, n - 1)`` in float64,
+    as ``tfp.stats.percentile`` computes them (``tf.round`` is round-half-to-even).
+
+    Examples
+    --------
+    >>> from skcalib.metrics._calibration_quantiles import tfp_quantile_edge_indices
+    >>> tfp_quantile_edge_indices(6, 3)  # positions 0, 1.667, 3.333, 5
+    array([0, 2, 3, 5])
+    >>> tfp_quantile_edge_indices(11, 4)  # 2.5 -> 2 and 7.5 -> 8
+    array([ 0,  2,  5,  8, 10])
+    """
+    q = np.linspace(0.0, 100.0, n_bins + 1)
+    pos = np.rint(np.float64(n - 1) * (q / 100.0))
+    idx = pos.astype(np.intp)
+    np.clip(idx, 0, max(n - 1, 0), out=idx)
+    return idx
+
+
+def tfp_quantile_bin_edges(x, n_bins):
+    """The ``n_bins + 1`` nearest-rank quantile edges of ``x`` (TFP's rule).
+
+    The edges are order statistics of ``x`` (the first is the minimum, the last the
+    maximum), found by one ``np.partition``.
+    """
+    x = np.asarray(x)
+    idx = tfp_quantile_edge_indices(x.shape[0], n_bins)
+    part = np.partition(x, np.unique(idx))
+    return part[idx]
+
+
+def tfp_assign_bins(x, edges):
+    """TFP's bucket: (index of the first edge strictly greater than ``x``) - 1.
+
+    Bucket ``k`` holds ``edges[k] <= x < edges[k + 1]``; values not below the last edge
+    go to the last bucket, which is therefore closed.  Values below the first edge
+    (impossible when the edges are quantiles of ``x`` itself) are put in bucket 0.
+    """
+    n_bins = edges.shape[0] - 1
+    b = np.searchsorted(edges, x, side="right")
+    b -= 1
+    np.clip(b, 0, n_bins - 1, out=b)
+    return b
 
 
 def _check_hit(hit):

@@ -55,24 +55,40 @@ def _check_log_lik(log_lik, *, min_members=1, what="this criterion"):
 
 
 def _mean_sem(pointwise, sample_weight):
-    """Weighted mean and its standard error (frequency weights, ddof=1).
+    """Weighted mean and its standard error, with Kish's effective sample size.
 
-    Without weights: ``mean(t)`` and ``std(t, ddof=1) / sqrt(n)``; weight ``w`` equals
-    repeating the row ``w`` times.  The standard error is NaN when the total weight is
-    at most 1 (a single sample), as :func:`scipy.stats.sem`.
+    Without weights: ``mean(t)`` and ``std(t, ddof=1) / sqrt(n)``.  With weights ``w``
+    (``W = sum w``): the weighted mean ``sum(w t) / W`` and
+
+    ``sem = sqrt(s2 / n_eff)``, ``n_eff = W**2 / sum(w**2)`` (Kish),
+    ``s2 = sum(w (t - mean)**2) / (W - sum(w**2) / W)``,
+
+    the unbiased variance for reliability weights.  Both are unchanged when every weight
+    is multiplied by the same positive factor, and equal weights give the unweighted
+    result exactly (that case takes the unweighted path).  Weight 0 removes the sample.
+    With integer weights, ``n_eff`` is *not* the repetition count: the standard error
+    treats the weights as relative importances, not frequencies.  The standard error is
+    NaN when ``n_eff <= 1`` (a single sample with non-zero weight), as
+    :func:`scipy.stats.sem` for one sample.
     """
+    if sample_weight is not None:
+        if sample_weight.shape[0] and np.all(sample_weight == sample_weight[0]):
+            sample_weight = None
     if sample_weight is None:
         n = pointwise.shape[0]
         value = float(pointwise.mean())
         if n < 2:
             return value, float("nan")
         return value, float(np.sqrt(pointwise.var(ddof=1) / n))
-    W = float(sample_weight.sum())
-    value = float(sample_weight @ pointwise / W)
-    if W <= 1:
+    value = float(sample_weight @ pointwise / sample_weight.sum())
+    w = sample_weight / sample_weight.max()  # no overflow in w**2 for huge weights
+    W = float(w.sum())
+    W2 = float(w @ w)
+    n_eff = W * W / W2
+    if not n_eff > 1 or W - W2 / W <= 0:
         return value, float("nan")
-    var = float(sample_weight @ (pointwise - value) ** 2) / (W - 1)
-    return value, float(np.sqrt(var / W))
+    var = float(w @ (pointwise - value) ** 2) / (W - W2 / W)
+    return value, float(np.sqrt(var / n_eff))
 
 
 @scorer_misuse_guard
@@ -112,21 +128,38 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
         the unbiased ``1 / (M - 1)``; needs ``M >= 2``); "waic2" by twice the gap
         between the lppd and the mean log-likelihood.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of the samples in the mean and its standard error (weight ``w`` is the
-        same as repeating the row ``w`` times).
+        Weights of the samples in the mean and its standard error.  Only their ratios
+        matter: multiplying every weight by the same factor changes neither ``value``
+        nor ``sem``.  See Notes for the weighted standard error.
 
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
-        ``value`` (float), ``sem`` (float; NaN for a single sample) and ``pointwise``
-        (ndarray of shape (n_samples,), the ``t_i``).
+        ``value`` (float), ``sem`` (float; NaN when a single sample has a non-zero
+        weight) and ``pointwise`` (ndarray of shape (n_samples,), the ``t_i``).
 
     Notes
     -----
-    uncertainty_metrics 0.0.82 uses the population variance (``1 / M``) in waic1 and
-    divides the across-sample variance by ``M`` instead of ``n`` in the standard error
-    (reference catalog §8.4, §14.4); skcalib follows the documented formula
-    (``1 / (M - 1)``) and the usual standard error of a mean.
+    With ``sample_weight`` ``w`` (``W = sum_i w_i``), ``value = sum_i w_i t_i / W`` (a
+    weight ``w`` is the same as repeating the row ``w`` times) and the standard error
+    uses Kish's effective sample size ``n_eff = W**2 / sum_i w_i**2``:
+
+    .. math::
+
+        s^2 = \frac{\sum_i w_i (t_i - \mathrm{value})^2}{W - \sum_i w_i^2 / W},
+        \qquad \mathrm{sem} = \sqrt{s^2 / n_\mathrm{eff}}.
+
+    Equal weights give exactly the unweighted ``sem`` (``n_eff = n``); weight 0 removes
+    a sample.  For integer weights ``n_eff`` is smaller than the repetition count, so
+    the ``sem`` is larger than that of the repeated rows: the weights are treated as
+    relative importances, not as frequencies, which makes the result independent of
+    their scale (normalised weights such as ``np.full(n, 1 / n)`` are common).
+
+    uncertainty_metrics 0.0.82 (``uncertainty_metrics/tensorflow/information_criteria.py``)
+    uses the population variance (``1 / M``) in waic1, although its documentation states
+    ``1 / (M - 1)``, and divides the across-sample variance by the number of members
+    ``M`` instead of the number of samples ``n`` in the standard error; skcalib follows
+    the documented formula and the usual standard error of a mean.
 
     References
     ----------
@@ -181,21 +214,24 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
     computed with :func:`scipy.special.logsumexp`.  ``value = mean_i t_i`` estimates the
     held-out log-likelihood per sample (**higher is better**);
     ``sem = std_i(t_i, ddof=1) / sqrt(n)``.  The estimator can have a large variance
-    when a few members give a sample a tiny likelihood; see ``psis_loo`` for the
-    Pareto-smoothed version.
+    when a few members give a sample a tiny likelihood (Vehtari, Gelman and Gabry 2017
+    stabilise it by Pareto smoothing of the importance weights).
 
     Parameters
     ----------
     log_lik : array-like of shape (n_samples, n_members)
         ``log_lik[i, j]`` is the log-likelihood of sample ``i`` under member ``j``.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of the samples in the mean and its standard error.
+        Weights of the samples in the mean and its standard error.  Only their ratios
+        matter; the weighted standard error uses Kish's effective sample size
+        ``n_eff = (sum w)**2 / sum w**2``, exactly as :func:`negative_waic` (see its
+        Notes): equal weights give the unweighted result.
 
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
-        ``value`` (float), ``sem`` (float; NaN for a single sample) and ``pointwise``
-        (ndarray of shape (n_samples,)).
+        ``value`` (float), ``sem`` (float; NaN when a single sample has a non-zero
+        weight) and ``pointwise`` (ndarray of shape (n_samples,)).
 
     References
     ----------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..utils._sklearn_compat import HasMethods, validate_params
 from ._validation import check_classification_input, check_proba_values
 
 __all__ = ["member_probabilities"]
@@ -147,8 +148,12 @@ def iter_member_probabilities(ensemble, X):
     return classes, gen()
 
 
+@validate_params(
+    {"ensemble": [HasMethods(["fit"])], "X": ["array-like", "sparse matrix"]},
+    prefer_skip_nested_validation=True,
+)
 def member_probabilities(ensemble, X):
-    """Class probabilities predicted by every member of a fitted ensemble.
+    """Return the class probabilities predicted by every member of a fitted ensemble.
 
     Parameters
     ----------

@@ -8,6 +8,7 @@
 * :func:`quantile_score`: pinball (quantile) loss of predicted quantiles.
 * :func:`pit_normal`, :func:`pit_ensemble`: probability integral transform values, which
   are uniform on [0, 1] for a calibrated forecaster.
+* :func:`normal_negative_log_likelihood`: logarithmic score of Normal forecasts.
 
 All kernels read their inputs in cache-sized chunks of rows: peak extra memory stays a
 few hundred kilobytes (plus the output for ``aggregate=False``), and the user's arrays are
@@ -25,7 +26,7 @@ from sklearn.utils import check_random_state
 
 from ..utils._sklearn_compat import Interval, validate_params
 from ._guard import scorer_misuse_guard
-from ._validation import (  # noqa: F401  (re-exported for _regression_nll)
+from ._validation import (
     _as_float,
     _check_positive,
     _check_real_array,
@@ -43,12 +44,14 @@ __all__ = [
     "quantile_score",
     "pit_normal",
     "pit_ensemble",
+    "normal_negative_log_likelihood",
 ]
 
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT2 = 1.0 / _SQRT2
 _INV_SQRT_PI = 1.0 / math.sqrt(math.pi)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 
 #: rows per chunk of the element-wise kernels (three float64 buffers stay in L2)
 _ELEMWISE_CHUNK = 1 << 14
@@ -167,7 +170,7 @@ def _crps_normal_robust(y, mu, sd, sw, aggregate):
     prefer_skip_nested_validation=True,
 )
 def crps_normal(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
-    r"""Continuous ranked probability score of Normal predictive distributions.
+    r"""Compute the continuous ranked probability score of Normal predictive distributions.
 
     For a forecast :math:`\mathcal N(\mu, \sigma^2)` and observation :math:`y`, with
     :math:`z = (y - \mu) / \sigma`, the CRPS
@@ -179,8 +182,11 @@ def crps_normal(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
         \mathrm{CRPS}(\mathcal N(\mu,\sigma^2), y) =
             \sigma\Bigl[z\bigl(2\Phi(z) - 1\bigr) + 2\varphi(z) - \frac{1}{\sqrt\pi}\Bigr].
 
-    It is in the units of ``y``, lower is better, and reduces to the absolute error as
-    :math:`\sigma \to 0`.
+    It is in the units of ``y`` and reduces to the absolute error as
+    :math:`\sigma \to 0`.  Like every proper scoring rule in skcalib it keeps its name
+    from the literature and is negatively oriented: **lower is better**.  Its scorer
+    ``"neg_crps_normal"`` (alias ``"crps"``) negates it, so that greater is better as for
+    every scikit-learn scorer.
 
     Parameters
     ----------
@@ -199,6 +205,7 @@ def crps_normal(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
     Returns
     -------
     float or ndarray of shape (n_samples,)
+        The (weighted) mean CRPS, or the per-sample values with ``aggregate=False``.
 
     References
     ----------
@@ -281,7 +288,7 @@ def _crps_ensemble_kernel(y, S, fair, sw, aggregate):
     prefer_skip_nested_validation=True,
 )
 def crps_ensemble(y_true, y_samples, *, fair=False, sample_weight=None, aggregate=True):
-    r"""Continuous ranked probability score of a predictive sample (ensemble).
+    r"""Compute the continuous ranked probability score of a predictive sample (ensemble).
 
     The CRPS of the empirical distribution of the draws :math:`x_1, \dots, x_m` is
 
@@ -295,7 +302,10 @@ def crps_ensemble(y_true, y_samples, *, fair=False, sample_weight=None, aggregat
     unbiased estimator of the CRPS of the distribution the draws come from (needs
     ``m >= 2``).  The all-pairs sum is computed from the sorted draws,
     :math:`\sum_{j,k}\lvert x_j - x_k\rvert = 2\sum_{i=1}^{m}(2i - m - 1)\,x_{(i)}`, in
-    :math:`O(m \log m)` per sample rather than :math:`O(m^2)`.
+    :math:`O(m \log m)` per sample rather than :math:`O(m^2)`.  The CRPS keeps its name
+    from the literature and is negatively oriented: **lower is better** (a scorer made
+    from it must negate it, ``make_scorer(crps_ensemble, greater_is_better=False)``, as
+    skcalib's ``neg_*`` scorers do).
 
     ``uncertainty_metrics.crps_score`` estimates the spread from circularly adjacent
     pairs only (``x_j`` and ``x_{j-1 mod m}``), which depends on the order of the draws;
@@ -319,6 +329,7 @@ def crps_ensemble(y_true, y_samples, *, fair=False, sample_weight=None, aggregat
     Returns
     -------
     float or ndarray of shape (n_samples,)
+        The (weighted) mean CRPS, or the per-sample values with ``aggregate=False``.
 
     References
     ----------
@@ -378,7 +389,7 @@ def _check_interval(y_true, y_lower, y_upper):
     prefer_skip_nested_validation=True,
 )
 def interval_score(y_true, y_lower, y_upper, *, alpha, sample_weight=None, aggregate=True):
-    r"""Interval score of central ``(1 - alpha)`` prediction intervals.
+    r"""Compute the interval score of central ``(1 - alpha)`` prediction intervals.
 
     .. math::
 
@@ -388,24 +399,32 @@ def interval_score(y_true, y_lower, y_upper, *, alpha, sample_weight=None, aggre
 
     A proper score for the pair of ``alpha/2`` and ``1 - alpha/2`` quantiles: it rewards
     narrow intervals and penalises observations outside them in proportion to the miss.
-    Lower is better; units of ``y``.  It equals ``(2 / alpha)`` times the sum of the
-    pinball losses of the two quantiles (see :func:`quantile_score`).
+    Units of ``y``.  It equals ``(2 / alpha)`` times the sum of the pinball losses of the
+    two quantiles (see :func:`quantile_score`).  Like every proper scoring rule in
+    skcalib it keeps its name from the literature and is negatively oriented: **lower is
+    better** (a scorer made from it must negate it, as skcalib's ``neg_*`` scorers do).
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-    y_lower, y_upper : array-like of shape (n_samples,) or float
-        Interval bounds, ``y_lower <= y_upper``.
+        Observed values.
+    y_lower : array-like of shape (n_samples,) or float
+        Lower interval bounds (the ``alpha/2`` quantiles).
+    y_upper : array-like of shape (n_samples,) or float
+        Upper interval bounds (the ``1 - alpha/2`` quantiles), ``y_lower <= y_upper``.
     alpha : float in (0, 1)
         Nominal miscoverage: the bounds are the ``alpha/2`` and ``1 - alpha/2``
         quantiles (``alpha=0.1`` for 90% intervals).
     sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the mean (ignored when ``aggregate=False``).
     aggregate : bool, default=True
         Return the (weighted) mean; False returns the per-sample values.
 
     Returns
     -------
     float or ndarray of shape (n_samples,)
+        The (weighted) mean interval score, or the per-sample values with
+        ``aggregate=False``.
 
     References
     ----------
@@ -441,25 +460,32 @@ def interval_score(y_true, y_lower, y_upper, *, alpha, sample_weight=None, aggre
     prefer_skip_nested_validation=True,
 )
 def interval_coverage(y_true, y_lower, y_upper, *, sample_weight=None):
-    r"""Empirical coverage of prediction intervals: fraction with ``y_lower <= y <= y_upper``.
+    r"""Compute the empirical coverage of prediction intervals.
 
     .. math::
 
         \mathrm{coverage} = \frac{\sum_i w_i\,\mathbb 1\{l_i \le y_i \le u_i\}}{\sum_i w_i}.
 
-    For calibrated central ``(1 - alpha)`` intervals it should be close to ``1 - alpha``
+    This is the (weighted) fraction of samples with ``y_lower <= y <= y_upper``.  For
+    calibrated central ``(1 - alpha)`` intervals it should be close to ``1 - alpha``
     (higher is not "better": compare with the nominal level, and use
     :func:`interval_score` to rank interval forecasts).
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-    y_lower, y_upper : array-like of shape (n_samples,) or float
+        Observed values.
+    y_lower : array-like of shape (n_samples,) or float
+        Lower interval bounds.
+    y_upper : array-like of shape (n_samples,) or float
+        Upper interval bounds, ``y_lower <= y_upper``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the fraction.
 
     Returns
     -------
     float
+        The (weighted) fraction of observations inside their interval, in [0, 1].
 
     Examples
     --------
@@ -484,7 +510,7 @@ def interval_coverage(y_true, y_lower, y_upper, *, sample_weight=None):
     prefer_skip_nested_validation=True,
 )
 def quantile_score(y_true, y_quantiles, *, quantiles, sample_weight=None, aggregate=True):
-    r"""Quantile (pinball) score of predicted quantiles, averaged over quantile levels.
+    r"""Compute the quantile (pinball) score of predicted quantiles, averaged over levels.
 
     For a predicted ``tau``-quantile :math:`q` and observation :math:`y`
 
@@ -496,21 +522,30 @@ def quantile_score(y_true, y_quantiles, *, quantiles, sample_weight=None, aggreg
     a consistent scoring function for the ``tau``-quantile.  With several levels the
     per-sample value is the mean over levels; for one level the aggregate equals
     :func:`sklearn.metrics.mean_pinball_loss` with ``alpha=tau``.  Twice the mean over a
-    fine, evenly spaced grid of levels approximates the CRPS.
+    fine, evenly spaced grid of levels approximates the CRPS.  Like every proper scoring
+    rule in skcalib it keeps its name from the literature and is negatively oriented:
+    **lower is better** (a scorer made from it must negate it, as skcalib's ``neg_*``
+    scorers do).
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        Observed values.
     y_quantiles : array-like of shape (n_samples,) or (n_samples, n_quantiles)
         Predicted quantiles, one column per level.
     quantiles : float or array-like of shape (n_quantiles,)
         Quantile levels in (0, 1), in the column order of ``y_quantiles``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the mean (ignored when ``aggregate=False``).
     aggregate : bool, default=True
+        Return the (weighted) mean; False returns the per-sample values (each the mean
+        over the quantile levels).
 
     Returns
     -------
     float or ndarray of shape (n_samples,)
+        The (weighted) mean quantile score, or the per-sample values with
+        ``aggregate=False``.
 
     References
     ----------
@@ -558,22 +593,26 @@ def quantile_score(y_true, y_quantiles, *, quantiles, sample_weight=None, aggreg
     prefer_skip_nested_validation=True,
 )
 def pit_normal(y_true, y_mean, y_std):
-    r"""Probability integral transform of Normal forecasts: :math:`\Phi((y - \mu)/\sigma)`.
+    r"""Compute the probability integral transform of Normal forecasts.
 
-    If the forecasts are calibrated the values are uniform on [0, 1]; a histogram of
+    The values are :math:`\Phi((y - \mu)/\sigma)`.  If the forecasts are calibrated
+    they are uniform on [0, 1]; a histogram of
     them (the PIT histogram) is U-shaped for over-confident forecasts (intervals too
     narrow), hump-shaped for under-confident ones and sloped for biased ones.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        Observed values.
     y_mean : array-like of shape (n_samples,) or float
+        Predictive means.
     y_std : array-like of shape (n_samples,) or float
-        Strictly positive.
+        Predictive standard deviations, strictly positive.
 
     Returns
     -------
     ndarray of shape (n_samples,)
+        The PIT value of each sample, in [0, 1].
 
     References
     ----------
@@ -606,7 +645,7 @@ def pit_normal(y_true, y_mean, y_std):
     prefer_skip_nested_validation=True,
 )
 def pit_ensemble(y_true, y_samples, *, random_state=None):
-    r"""Randomised probability integral transform (rank) values of ensemble forecasts.
+    r"""Compute randomised probability integral transform (rank) values of ensembles.
 
     With :math:`m` draws, :math:`L_i = \#\{j: x_{ij} < y_i\}`,
     :math:`E_i = \#\{j: x_{ij} = y_i\}` and :math:`V_i \sim U(0, 1)`,
@@ -624,13 +663,16 @@ def pit_ensemble(y_true, y_samples, *, random_state=None):
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        Observed values.
     y_samples : array-like of shape (n_samples, n_draws)
+        Draws from each sample's predictive distribution (or ensemble members).
     random_state : int, RandomState instance or None, default=None
         Seeds the randomisation :math:`V`.
 
     Returns
     -------
     ndarray of shape (n_samples,)
+        The randomised PIT value of each sample, in [0, 1].
 
     References
     ----------
@@ -662,3 +704,86 @@ def pit_ensemble(y_true, y_samples, *, random_state=None):
     ties += below
     ties /= m + 1
     return ties
+
+
+# --------------------------------------------------------------------------------------
+# negative log-likelihood of Normal forecasts
+# --------------------------------------------------------------------------------------
+
+
+@scorer_misuse_guard
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_mean": ["array-like", numbers.Real],
+        "y_std": ["array-like", numbers.Real],
+        "sample_weight": ["array-like", None],
+        "aggregate": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def normal_negative_log_likelihood(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
+    r"""Compute the negative log-likelihood of Normal forecasts ``N(y_mean, y_std**2)``.
+
+    .. math::
+
+        \mathrm{NLL}_i = \tfrac12\log(2\pi) + \log\sigma_i
+            + \frac{(y_i - \mu_i)^2}{2\sigma_i^2}
+
+    The (strictly proper) logarithmic score of a Gaussian predictive distribution, as
+    returned by ``predict(X, return_std=True)`` of
+    :class:`~sklearn.gaussian_process.GaussianProcessRegressor`,
+    :class:`~sklearn.linear_model.BayesianRidge` or
+    :class:`~sklearn.linear_model.ARDRegression`.  Lower is better; its scorer
+    ``"neg_normal_negative_log_likelihood"`` (alias ``"gaussian_nll"``) negates it.  Unlike
+    the CRPS
+    (:func:`crps_normal`), it punishes an over-confident ``y_std`` without bound.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Observed values.
+    y_mean : array-like of shape (n_samples,) or float
+        Predicted means.
+    y_std : array-like of shape (n_samples,) or float
+        Predicted standard deviations, strictly positive.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the weighted mean (ignored with ``aggregate=False``).
+    aggregate : bool, default=True
+        Return the (weighted) mean; with False, the per-sample values.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+        The (weighted) mean negative log-likelihood, or the per-sample values with
+        ``aggregate=False``.
+
+    References
+    ----------
+    Gneiting and Raftery, "Strictly Proper Scoring Rules, Prediction, and Estimation",
+    JASA 102, 2007.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import normal_negative_log_likelihood
+    >>> normal_negative_log_likelihood([0.0], [0.0], [1.0])  # 0.5 * log(2 pi)
+    0.9189...
+    >>> normal_negative_log_likelihood([1.0, 3.0], [0.0, 3.0], [1.0, 2.0], aggregate=False)
+    array([1.4189..., 1.6120...])
+    """
+    y = _check_real_array(y_true, "y_true")
+    n = y.shape[0]
+    mu = _check_real_array(y_mean, "y_mean", n=n, allow_scalar=True)
+    sd = _check_real_array(y_std, "y_std", n=n, allow_scalar=True)
+    for arr, name in ((y, "y_true"), (mu, "y_mean")):
+        _find_nonfinite(arr, name)
+    _check_positive(sd, "y_std")
+    _find_nonfinite(sd, "y_std")
+    sw = check_sample_weight(sample_weight, n)
+    z = (np.asarray(y, dtype=np.float64) - mu) / sd
+    values = _HALF_LOG_2PI + np.log(sd, dtype=np.float64) + 0.5 * z * z
+    if not aggregate:
+        return values
+    if sw is None:
+        return float(values.mean())
+    return float(sw @ values / sw.sum())

@@ -133,6 +133,28 @@ def _true_class_proba(data, check):
     return out
 
 
+def _log_loss_sum(data, eps, check):
+    """Weighted sum over samples of ``-log clip(p_{i, y_i}, eps, 1 - eps)``.
+
+    The probability of the observed class is read from its own column (``1 - p`` in the
+    input dtype for a negative sample of a 1-D ``y_proba``), as
+    :func:`sklearn.metrics.log_loss` does.
+    """
+    p = _true_class_proba(data, check)
+    if eps == "auto":
+        eps = float(np.finfo(data.proba.dtype).eps)
+        # clip in the input dtype, as sklearn does
+        lo = float(data.proba.dtype.type(eps))
+        hi = float(data.proba.dtype.type(1) - data.proba.dtype.type(eps))
+    else:
+        lo, hi = float(eps), 1.0 - float(eps)
+    np.clip(p, lo, hi, out=p)
+    with np.errstate(divide="ignore"):
+        np.log(p, out=p)
+    sw = data.sample_weight
+    return -float(p.sum() if sw is None else np.dot(p, sw))
+
+
 def _value_check_needed():
     return not get_config()["assume_finite"]
 
@@ -165,7 +187,10 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
 
     which is half the two-column sum.  These are the values of
     :func:`sklearn.metrics.brier_score_loss` (its default ``scale_by_half="auto"``) on
-    every input both accept.  Lower is better; the Brier score is strictly proper.
+    every input both accept.  The Brier score is strictly proper; like every proper
+    scoring rule in skcalib it keeps its name from the literature and is negatively
+    oriented: **lower is better**.  Its scorer ``"neg_brier_score"`` (alias ``"brier"``)
+    negates it, so that greater is better as for every scikit-learn scorer.
 
     Unlike ``sklearn.metrics.brier_score_loss``, string labels with a 1-D ``y_proba`` do
     not need ``pos_label``: the positive class defaults to the greater label.  The
@@ -189,6 +214,8 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     Returns
     -------
     float
+        The (weighted) mean Brier score, in [0, 1] for binary problems and in [0, 2]
+        otherwise.
 
     References
     ----------
@@ -244,8 +271,9 @@ def negative_log_likelihood(
     where :math:`p_{i,y_i}` is the probability given to the observed class (``1 - p`` for
     a negative sample of a binary problem with 1-D ``y_proba``).  Equals
     :func:`sklearn.metrics.log_loss`.  Only the true-class probabilities are read after
-    validation (no ``n x K`` logarithm).  Lower is better; the log loss is strictly
-    proper and local.
+    validation (no ``n x K`` logarithm).  The log loss is strictly proper and local, and
+    negatively oriented: **lower is better**.  Its scorer
+    ``"neg_negative_log_likelihood"`` (alias ``"nll"``) negates it.
 
     Parameters
     ----------
@@ -269,6 +297,7 @@ def negative_log_likelihood(
     Returns
     -------
     float
+        The (weighted) mean negative log-likelihood, in nats.
 
     References
     ----------
@@ -291,20 +320,8 @@ def negative_log_likelihood(
         pos_label=pos_label,
         check_values=False,
     )
-    p = _true_class_proba(data, check)
-    if eps == "auto":
-        eps = float(np.finfo(data.proba.dtype).eps)
-        # clip in the input dtype, as sklearn does
-        lo = float(data.proba.dtype.type(eps))
-        hi = float(data.proba.dtype.type(1) - data.proba.dtype.type(eps))
-    else:
-        lo, hi = float(eps), 1.0 - float(eps)
-    np.clip(p, lo, hi, out=p)
-    with np.errstate(divide="ignore"):
-        np.log(p, out=p)
-    sw = data.sample_weight
-    total = -float(p.sum() if sw is None else np.dot(p, sw))
-    return float(_weighted_mean_total(total, sw, data.n_samples))
+    total = _log_loss_sum(data, eps, check)
+    return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
 # --------------------------------------------------------------------------------------
@@ -373,7 +390,7 @@ def brier_decomposition(
     labels=None,
     pos_label=None,
 ):
-    r"""Murphy's decomposition of the Brier score into uncertainty, resolution, reliability.
+    r"""Decompose the Brier score into uncertainty, resolution and reliability (Murphy).
 
     Forecasts are partitioned into groups ``g`` with weight :math:`n_g`, mean forecast
     :math:`\bar f_g` and observed class frequencies :math:`\bar o_g`; :math:`\bar o` is
@@ -418,15 +435,22 @@ def brier_decomposition(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True class labels.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the positive class (1-D) or of each class in
+        ``labels`` order (2-D).
     n_bins : int or None, default=None
         None: group identical forecasts (exact Murphy decomposition).  An int: bin the
         probabilities into ``n_bins`` bins.
     strategy : {"uniform", "quantile"}, default="uniform"
         Binning strategy when ``n_bins`` is given.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (weight ``w`` is equivalent to repeating the sample ``w`` times).
     labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.  Default: sorted unique labels
+        of ``y_true``.
     pos_label : int, float, bool or str, default=None
+        Positive class of a binary problem (default: the greater label).
 
     Returns
     -------
@@ -604,8 +628,10 @@ def score_decomposition(
 
     Binary problems (1-D ``y_proba`` or two columns) are decomposed on the
     positive-class probability: ``score`` then equals :func:`brier_score` or
-    :func:`negative_log_likelihood`.  For ``K >= 3`` classes each column is decomposed
-    one-vs-rest (outcome ``y == k``) and the components are summed over classes; for
+    :func:`negative_log_likelihood` (with two columns, the log score of a negative
+    sample reads the negative column itself, as :func:`negative_log_likelihood` does).
+    For ``K >= 3`` classes each column is decomposed one-vs-rest (outcome ``y == k``)
+    and the components are summed over classes; for
     ``scoring="brier"`` the ``score`` is then the multiclass :func:`brier_score`, for
     ``scoring="log_loss"`` it is the sum over classes of the binary log losses of the
     columns (not the multiclass negative log-likelihood).
@@ -613,11 +639,20 @@ def score_decomposition(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True class labels.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the positive class (1-D) or of each class in
+        ``labels`` order (2-D).
     scoring : {"brier", "log_loss"}, default="brier"
+        The proper score that is decomposed: the squared error or the logarithmic
+        score.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (weight ``w`` is equivalent to repeating the sample ``w`` times).
     labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.  Default: sorted unique labels
+        of ``y_true``.
     pos_label : int, float, bool or str, default=None
+        Positive class of a binary problem (default: the greater label).
 
     Returns
     -------
@@ -654,6 +689,11 @@ def score_decomposition(
         s_fc += a
         s_rc += b
         s_cl += c
+    if scoring == "log_loss" and data.is_binary:
+        # the forecast's own score reads the observed class's column (not 1 - the
+        # positive column, which differs when the rows sum to 1 only within tolerance),
+        # so that ``score`` is exactly negative_log_likelihood
+        s_fc = _log_loss_sum(data, "auto", False)
     score = s_fc / W
     recal = s_rc / W
     unc = s_cl / W

@@ -25,7 +25,9 @@ __all__ = ["CalibrationReport", "MetricColumn", "calibration_report"]
 class MetricColumn:
     """One column of a :class:`CalibrationReport`.
 
-    Attributes
+    A frozen dataclass: each parameter is stored as the attribute of the same name.
+
+    Parameters
     ----------
     key : str
         Name of the metric function in :mod:`skcalib.metrics` (or ``"accuracy"``); the
@@ -33,10 +35,20 @@ class MetricColumn:
     header : str
         Short name printed in the table (``"ECE"``).
     greater_is_better : bool
+        Whether a greater value is better (True only for accuracy: every calibration
+        error and proper scoring rule of the report is lower-is-better).
     description : str
         What the metric is, in words.
-    binning : str or None
+    binning : str or None, default=None
         How the metric bins the probabilities (None for unbinned metrics).
+
+    Examples
+    --------
+    >>> from skcalib.report import calibration_report
+    >>> report = calibration_report([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4], n_bins=2)
+    >>> report.columns[1]
+    MetricColumn(key='expected_calibration_error', header='ECE', greater_is_better=False,
+                 description='expected calibration error', binning='2 equal-width bins')
     """
 
     key: str
@@ -77,14 +89,10 @@ def _metric_columns(n_bins, multiclass):
                 f"class-wise, {width}",
             )
         )
-    if hasattr(_metrics, "brier_score"):
-        cols.append(MetricColumn("brier_score", "Brier", False, "Brier score"))
-    if hasattr(_metrics, "negative_log_likelihood"):
-        cols.append(
-            MetricColumn(
-                "negative_log_likelihood", "NLL", False, "negative log-likelihood (log loss)"
-            )
-        )
+    cols.append(MetricColumn("brier_score", "Brier", False, "Brier score"))
+    cols.append(
+        MetricColumn("negative_log_likelihood", "NLL", False, "negative log-likelihood (log loss)")
+    )
     return cols
 
 
@@ -98,9 +106,10 @@ def _accepts(func, name):
 class CalibrationReport:
     """Accuracy and calibration metrics of one or several models on labelled data.
 
-    Returned by :func:`calibration_report`; not meant to be built by hand.
+    Returned by :func:`calibration_report`; not meant to be built by hand.  Each
+    (keyword-only) parameter is stored as the attribute of the same name.
 
-    Attributes
+    Parameters
     ----------
     title : str or None
         Name of the data set (printed above the table).
@@ -121,6 +130,16 @@ class CalibrationReport:
         the model's ECE and MCE (equal-width bins, positive class of a binary problem,
         top label otherwise).
     n_bins : int
+        Number of equal-width bins of the binned metrics and of :attr:`curves`.
+
+    Examples
+    --------
+    >>> from skcalib.report import calibration_report
+    >>> report = calibration_report([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4], n_bins=2)
+    >>> report.models, report.n_bins
+    (['model'], 2)
+    >>> round(report.values["model"]["brier_score"], 4)
+    0.075
     """
 
     def __init__(
@@ -138,7 +157,13 @@ class CalibrationReport:
 
     # ---------------------------------------------------------------------- tabular forms
     def rows(self):
-        """One dict per model: ``model``, ``n_samples`` and one float per metric key."""
+        """Return one dict per model, in row order.
+
+        Returns
+        -------
+        list of dict
+            Each with the keys ``model``, ``n_samples`` and one float per metric key.
+        """
         return [
             {
                 "model": m,
@@ -149,15 +174,27 @@ class CalibrationReport:
         ]
 
     def to_frame(self):
-        """The rows as a :class:`pandas.DataFrame` indexed by model (needs pandas)."""
+        """Return the rows as a :class:`pandas.DataFrame` indexed by model (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per model, one column per metric key (and ``n_samples``).
+        """
         import pandas as pd
 
         return pd.DataFrame(self.rows()).set_index("model")
 
     def to_dict(self):
-        """A JSON-serialisable dict: settings, metric rows and reliability curves.
+        """Return a JSON-serialisable dict: settings, metric rows and reliability curves.
 
         NaN (the mean of an empty bin) and infinite values become None.
+
+        Returns
+        -------
+        dict
+            With the keys ``title``, ``n_bins``, ``columns``, ``rows``, ``classes``,
+            ``positive_class`` and ``reliability_curves``.
         """
 
         def clean(a):
@@ -208,7 +245,7 @@ class CalibrationReport:
         return f"{n_txt}, {k} classes [{shown}]; {what}"
 
     def to_string(self, *, digits=4):
-        """The report as an aligned plain-text table.
+        """Format the report as an aligned plain-text table.
 
         Parameters
         ----------
@@ -218,6 +255,7 @@ class CalibrationReport:
         Returns
         -------
         str
+            The table, with a title line above and a note on the metrics below.
         """
         header = ["model", "n"] + [c.header for c in self.columns]
         body = []
@@ -272,6 +310,7 @@ class CalibrationReport:
         Returns
         -------
         ax : matplotlib Axes
+            The axis drawn on.
         """
         if ax is None:
             import matplotlib.pyplot as plt
@@ -404,8 +443,8 @@ def calibration_report(
 
     See Also
     --------
-    skcalib.metrics.expected_calibration_error
-    skcalib.metrics.reliability_curve
+    skcalib.metrics.expected_calibration_error : The ECE column, computed directly.
+    skcalib.metrics.reliability_curve : The curves behind the ECE and MCE columns.
 
     Examples
     --------

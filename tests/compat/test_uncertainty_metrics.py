@@ -1,9 +1,13 @@
 """Conformance tests of skcalib.compat.uncertainty_metrics against uncertainty_metrics 0.0.82.
 
-Golden values come from /work/shared/reference/uncertainty_metrics.md (§1.1, §1.2, §2.1,
-§2.6, §2.7 and the conformance suite §13: T = reference test file, D = executed reference
-NumPy code).  A slow pure-Python implementation written from the catalog's prose is
-compared with the vectorised one on random data.
+Golden values come from google/uncertainty-metrics 0.0.82: the test file
+``uncertainty_metrics/numpy/general_calibration_error_test.py`` (its data, expected values
+and the tests ``test_consistency``, ``test_binary_1d``, ``test_binary_2d``,
+``test_correctness_ece``, ``test_correctness_rmsce``, ``test_generatable_metrics`` and
+``GetAdaptiveBinsTest``), and values computed by running the reference module
+``uncertainty_metrics/numpy/general_calibration_error.py`` (pure NumPy, so these are
+exact).  A slow pure-Python implementation written from the reference's code is compared
+with the vectorised one on random data.
 """
 
 import math
@@ -13,16 +17,16 @@ import pytest
 
 import skcalib.metrics as skm
 from skcalib.compat import uncertainty_metrics as um
-from skcalib.metrics._binning import BinStats
-from skcalib.metrics._binning_compat import (
+from skcalib.compat._um_binning import (
     um_adaptive_upper_edges,
     um_assign_bins,
     um_bin_stats,
     um_even_upper_edges,
 )
+from skcalib.metrics._binning import BinStats
 
 # --------------------------------------------------------------------------------------
-# shared data of the reference tests (§2.6)
+# shared data of uncertainty_metrics/numpy/general_calibration_error_test.py
 # --------------------------------------------------------------------------------------
 
 P3 = np.array(
@@ -52,11 +56,11 @@ P3_PADDED = np.hstack([P3, np.zeros((5, 1))])
 
 
 # --------------------------------------------------------------------------------------
-# T vectors #1-#5
+# expected values of general_calibration_error_test.py
 # --------------------------------------------------------------------------------------
 
 
-def test_consistency_t1():
+def test_consistency():
     value = um.gce(
         L3,
         P3,
@@ -71,7 +75,7 @@ def test_consistency_t1():
 
 
 @pytest.mark.parametrize("probs", [PB, PB.reshape(8, 1)], ids=["1d", "n_by_1"])
-def test_binary_t2_t3(probs):
+def test_binary_1d_and_2d(probs):
     value = um.gce(
         LB,
         probs,
@@ -85,14 +89,14 @@ def test_binary_t2_t3(probs):
     assert value == pytest.approx(0.18125, rel=1e-15)
 
 
-def test_correctness_ece_t4():
+def test_correctness_ece():
     # hand computation of the reference test: bins 3, 6, 9 of 10
     expected = (3 / 6) * abs(2 / 3 - 0.36) + (2 / 6) * abs(0 - 0.63) + (1 / 6) * abs(1 - 0.91)
     assert expected == pytest.approx(0.3783333333333333, rel=1e-15)
     assert um.ece(LM, PM, num_bins=10) == pytest.approx(0.3783333333333333, rel=1e-15)
 
 
-def test_correctness_rmsce_t5():
+def test_correctness_rmsce():
     # 6 points, 10 adaptive bins: one point per bin -> sqrt(mean (z - c)^2)
     conf = PM.max(axis=1)
     z = (PM.argmax(axis=1) == LM).astype(float)
@@ -102,7 +106,8 @@ def test_correctness_rmsce_t5():
 
 
 # --------------------------------------------------------------------------------------
-# §2.7 derived tables (#6, #7): compute_all_metrics, 32 values each
+# compute_all_metrics, 32 values each: the data of test_compute_all and
+# test_generatable_metrics, values computed by running the reference module
 # --------------------------------------------------------------------------------------
 
 # rows: (scheme, max_prob, class_conditional); columns: l1, l2 (both thresholds equal)
@@ -164,11 +169,11 @@ def test_compute_all_metrics_order():
 
 
 # --------------------------------------------------------------------------------------
-# D vectors #9, #10 and the other §2.7 / §2.1 derived values
+# values computed by running the reference module general_calibration_error.py
 # --------------------------------------------------------------------------------------
 
 
-def test_named_functions_d9():
+def test_named_functions_ten_bins():
     assert um.sce(LM, PM, num_bins=10) == pytest.approx(0.29111111111111115, rel=1e-15)
     assert um.ace(LM, PM, num_bins=10) == pytest.approx(0.39666666666666667, rel=1e-15)
     assert um.tace(LM, PM, num_bins=10) == pytest.approx(0.41, rel=1e-15)
@@ -207,7 +212,7 @@ def test_sce_three_class_derived():
     assert um.sce([0, 1, 2], probs, num_bins=10) == pytest.approx(0.28888888888888886, rel=1e-15)
 
 
-def test_binary_edge_d10():
+def test_binary_edge_bin_of_one():
     # p = 1.0 has its own extra bin under the NumPy rule: 0.5 * 0.05 + 0.5 * 1
     assert um.ece([0, 1], [1.0, 0.95], num_bins=10) == pytest.approx(0.525, rel=1e-15)
     # skcalib's own top-label ECE puts 1.0 into the last bin: the TF-rule value 0.475
@@ -259,7 +264,7 @@ def test_nan_in_row_drops_row_from_top_label():
 
 
 # --------------------------------------------------------------------------------------
-# binning rules: §1.1 and §1.2 (#8)
+# binning rules: "even" bins (np.digitize on linspace upper edges) and get_adaptive_bins
 # --------------------------------------------------------------------------------------
 
 
@@ -300,7 +305,8 @@ def test_get_adaptive_bins_empty():
     assert um_adaptive_upper_edges(np.array([0.3, 0.1]), 0).tolist() == []
 
 
-def test_get_adaptive_bins_t8():
+def test_get_adaptive_bins_reference_test():
+    # GetAdaptiveBinsTest of general_calibration_error_test.py
     np.random.seed(0)
     predictions = np.random.rand(500)
     cases = [(predictions, m) for m in list(range(1, 50)) + list(range(495, 505))]
@@ -330,14 +336,14 @@ def test_um_bin_stats_is_binstats():
 
 
 # --------------------------------------------------------------------------------------
-# brute force: slow pure-Python implementation written from the catalog's prose
+# brute force: slow pure-Python implementation written from the reference's code
 # --------------------------------------------------------------------------------------
 
 EPS = 2.220446049250313e-16
 
 
 def _slow_kernel(values, targets, upper, num_bins, norm):
-    """§2.1 per-group kernel, one value at a time."""
+    """The reference's per-group kernel (``GeneralCalibrationError``), one value at a time."""
     if len(values) == 0:
         return 0.0
     index = [sum(1 for u in upper if u <= v) for v in values]  # digitize, right=False
@@ -356,7 +362,7 @@ def _slow_kernel(values, targets, upper, num_bins, norm):
 
 
 def _slow_adaptive_upper(values, num_bins):
-    """§1.2 get_adaptive_bins (non-empty input)."""
+    """The reference's ``get_adaptive_bins`` (non-empty input)."""
     s = sorted(values)
     n = len(s)
     positions = np.linspace(0, n, num_bins, endpoint=False)

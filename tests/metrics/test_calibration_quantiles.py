@@ -1,7 +1,10 @@
 """Tests of expected_calibration_error_quantiles (tfp.stats.expected_calibration_error_quantiles).
 
-Golden values: the documented TFP example (reference catalog §12, #40).  A slow loop
-implementation written from the catalog's prose is compared on random data.
+Golden values: the example of the docstring of
+``tfp.stats.expected_calibration_error_quantiles`` (tensorflow-probability,
+``tensorflow_probability/python/stats/calibration.py``), recomputed in float64.  A slow
+loop implementation written from TFP's code (``tfp.stats.quantiles`` with
+``interpolation='nearest'`` and ``_find_bins``) is compared on random data.
 """
 
 import math
@@ -10,7 +13,7 @@ import numpy as np
 import pytest
 
 from skcalib.metrics import expected_calibration_error_quantiles
-from skcalib.metrics._binning_compat import (
+from skcalib.metrics._calibration_quantiles import (
     tfp_assign_bins,
     tfp_quantile_bin_edges,
     tfp_quantile_edge_indices,
@@ -56,7 +59,7 @@ def test_documented_example(log_space_bins):
 
 
 def test_documented_example_linear_quantiles_would_differ():
-    # the catalog's contrast: numpy's default linear quantiles give other edges
+    # numpy's default linear quantiles give other edges: TFP's nearest-rank rule matters
     linear = np.quantile(PRED, np.linspace(0, 1, 4))
     np.testing.assert_allclose(linear, [0.05, 0.1667, 0.6633, 0.99], atol=5e-5)
     res = expected_calibration_error_quantiles(HIT, np.log(PRED), n_bins=3)
@@ -101,7 +104,7 @@ def test_quantile_bin_edges_are_order_statistics():
 
 
 # --------------------------------------------------------------------------------------
-# slow implementation from the catalog's prose (§12)
+# slow implementation written from TFP's code
 # --------------------------------------------------------------------------------------
 
 

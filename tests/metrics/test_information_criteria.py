@@ -9,12 +9,16 @@ from sklearn.linear_model import LogisticRegression
 
 from skcalib.metrics import importance_sampling_cross_validation, negative_waic
 
-# reference catalog §8.5 (uncertainty_metrics, derived example, M = 3)
+# A 3 x 3 example (M = 3 members; with M = 2, waic2 and ISCV coincide).  The values of
+# uncertainty_metrics 0.0.82 below come from running its
+# ``uncertainty_metrics/tensorflow/information_criteria.py`` (``negative_waic``,
+# ``importance_sampling_cross_validation``) on this input.
 LOGP = np.log(np.array([[0.5, 0.25, 0.4], [0.1, 0.3, 0.2], [0.9, 0.6, 0.8]]))
 
 
-def test_golden_values_catalog_8_5():
-    # waic1 with the documented 1/(M-1) variance (the library's 1/M gives -1.0507...)
+def test_golden_values_uncertainty_metrics_example():
+    # waic2 and ISCV are uncertainty_metrics' values; waic1 uses the 1/(M-1) variance of
+    # its documentation (its code's 1/M gives -1.050737481143396, see the next test)
     assert negative_waic(LOGP).value == pytest.approx(-1.103774317638418, abs=1e-14)
     assert negative_waic(LOGP, waic_type="waic2").value == pytest.approx(
         -1.04446014163467, abs=1e-14
@@ -25,8 +29,8 @@ def test_golden_values_catalog_8_5():
 
 
 def test_waic1_library_variance_relation():
-    # the library's waic1 (population variance) is -1.050737481143396; ours differs by
-    # exactly mean_i Var_i * (1/(M-1) - 1/M) * M  (catalog §8.4/§14.4)
+    # uncertainty_metrics' waic1 (population variance, 1/M) is -1.050737481143396; ours
+    # (1/(M-1), as its documentation states) differs by exactly mean_i Var_i / (M - 1)
     M = LOGP.shape[1]
     var0 = LOGP.var(axis=1)
     ours = negative_waic(LOGP).value
@@ -50,9 +54,11 @@ def _slow(L, kind, w=None):
             t.append(-math.log(sum(math.exp(-v) for v in row) / M))
     w = [1.0] * n if w is None else [float(v) for v in w]
     W = sum(w)
+    W2 = sum(wi * wi for wi in w)
     value = sum(wi * ti for wi, ti in zip(w, t, strict=True)) / W
-    var = sum(wi * (ti - value) ** 2 for wi, ti in zip(w, t, strict=True)) / (W - 1)
-    return value, math.sqrt(var / W), t
+    # reliability weights: unbiased variance, Kish's effective sample size W^2 / W2
+    var = sum(wi * (ti - value) ** 2 for wi, ti in zip(w, t, strict=True)) / (W - W2 / W)
+    return value, math.sqrt(var / (W * W / W2)), t
 
 
 def _compute(L, kind, w=None):
@@ -81,7 +87,7 @@ def test_agrees_with_slow_loops(kind, seed):
 
 
 @pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])
-def test_sample_weight_is_repetition_and_zero_is_removal(kind):
+def test_sample_weight_value_is_repetition_and_zero_is_removal(kind):
     rng = np.random.RandomState(0)
     L = rng.normal(-1, 0.5, size=(12, 5))
     w = rng.randint(0, 4, 12)
@@ -89,15 +95,47 @@ def test_sample_weight_is_repetition_and_zero_is_removal(kind):
     weighted = _compute(L, kind, w)
     repeated = _compute(np.repeat(L, w, axis=0), kind)
     assert weighted.value == pytest.approx(repeated.value, rel=1e-13)
-    assert weighted.sem == pytest.approx(repeated.sem, rel=1e-12)
-    ones = _compute(L, kind, np.ones(12))
+    # the sem treats weights as relative importances (Kish's n_eff), not frequencies
+    kept = w > 0
+    removed = _compute(L[kept], kind, w[kept])
+    assert weighted.value == pytest.approx(removed.value, rel=1e-14)
+    assert weighted.sem == pytest.approx(removed.sem, rel=1e-14)
+
+
+@pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])
+@pytest.mark.parametrize("n", [2, 3, 12])
+def test_equal_weights_give_the_unweighted_result_exactly(kind, n):
+    # normalised weights (sum 1, or even sum < 1) used to give sem = NaN
+    L = np.random.RandomState(n).normal(-1, 0.5, size=(n, 4))
     plain = _compute(L, kind)
-    assert ones.value == pytest.approx(plain.value, rel=1e-14)
-    assert ones.sem == pytest.approx(plain.sem, rel=1e-12)
+    for c in (1 / n, 0.1 / n, 1.0, 3.0, 1e200):
+        res = _compute(L, kind, np.full(n, c))
+        assert res.value == plain.value
+        assert res.sem == plain.sem
+        assert np.isfinite(res.sem)
+
+
+@pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])
+def test_rescaling_the_weights_changes_nothing(kind):
+    rng = np.random.RandomState(1)
+    L = rng.normal(-1, 0.5, size=(15, 4))
+    w = rng.uniform(0, 2, 15)
+    w[3] = 0.0
+    ref = _compute(L, kind, w)
+    assert np.isfinite(ref.sem)
+    for c in (1 / w.sum(), 1e-3, 7.0, 1e250):
+        res = _compute(L, kind, c * w)
+        assert res.value == pytest.approx(ref.value, rel=1e-13)
+        assert res.sem == pytest.approx(ref.sem, rel=1e-12)
+
+
+def test_weighted_sem_is_nan_only_for_a_single_weighted_sample():
+    assert np.isnan(negative_waic(LOGP, sample_weight=[0, 0.5, 0]).sem)
+    assert np.isfinite(negative_waic(LOGP, sample_weight=[0, 0.5, 0.25]).sem)
 
 
 def test_two_members_waic2_equals_iscv():
-    # catalog §8.5: for M = 2 both are the log harmonic mean... of exp(l): check it
+    # for M = 2 both are the log of the harmonic mean of the two likelihoods
     rng = np.random.RandomState(3)
     L = rng.normal(-1, 1, size=(20, 2))
     assert negative_waic(L, waic_type="waic2").value == pytest.approx(
@@ -113,9 +151,10 @@ def test_identical_members_give_the_log_likelihood():
 
 
 def test_estimates_held_out_density_hierarchical_normal():
-    # catalog §8.5 statistical test, smaller and seeded: the criteria estimate the
-    # held-out log-likelihood better than the training log-likelihood does (the
-    # catalog asserts exactly this inequality).
+    # uncertainty_metrics' statistical test (PredictiveCriteriaTest.test_criterion in
+    # uncertainty_metrics/tensorflow/information_criteria_test.py), smaller and seeded:
+    # the criteria estimate the held-out log-likelihood better than the training
+    # log-likelihood does.
     rng = np.random.RandomState(0)
     mu0, s0, s, reps, n, M = 0.0, 1.0, 0.5, 150, 20, 200
     opt, train, crit = [], [], {"waic1": [], "waic2": [], "iscv": []}

@@ -1,5 +1,5 @@
 """Tests of the probabilistic-regression scores: CRPS (Normal, ensemble), interval and
-quantile scores, coverage, PIT values."""
+quantile scores, coverage, PIT values, Normal negative log-likelihood."""
 
 import numpy as np
 import pandas as pd
@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from numpy.testing import assert_allclose
 from scipy import integrate, stats
+from scipy.stats import norm
 from sklearn.metrics import mean_pinball_loss
 
 from skcalib.metrics import (
@@ -15,6 +17,7 @@ from skcalib.metrics import (
     crps_normal,
     interval_coverage,
     interval_score,
+    normal_negative_log_likelihood,
     pit_ensemble,
     pit_normal,
     quantile_score,
@@ -63,8 +66,9 @@ def crps_integral(cdf, y, lo, hi, points=()):
 # --------------------------------------------------------------------------------------
 
 
-def test_crps_normal_catalog_24():
-    # reference/uncertainty_metrics.md, derived value 24
+def test_crps_normal_uncertainty_metrics_values():
+    # values of uncertainty_metrics 0.0.82's crps_normal_score
+    # (uncertainty_metrics/tensorflow/scoring_rules.py) on these inputs
     got = crps_normal([0.0, 1.0, -2.0], [0.0, 0.0, 0.5], [1.0, 2.0, 0.5], aggregate=False)
     np.testing.assert_allclose(got, [0.2336949773, 0.6628070625, 2.2179052617], atol=1e-10)
     assert crps_normal([0.0], [0.0], [1.0]) == pytest.approx(
@@ -153,9 +157,10 @@ def test_crps_normal_nan_in_later_chunk_is_found():
 # --------------------------------------------------------------------------------------
 
 
-def test_crps_ensemble_catalog_23():
-    # reference/uncertainty_metrics.md, derived value 23: UM's circular estimator gives
-    # [0.25, 0.25]; the exact all-pairs estimator gives [0.375, 0.34375].
+def test_crps_ensemble_versus_uncertainty_metrics_crps_score():
+    # uncertainty_metrics 0.0.82's crps_score (uncertainty_metrics/tensorflow/
+    # scoring_rules.py) uses circularly adjacent pairs and gives [0.25, 0.25] here; the
+    # exact all-pairs estimator gives [0.375, 0.34375].
     y = [0.0, 1.0]
     S = [[-1.0, 0.0, 1.0, 2.0], [0.5, 0.5, 1.5, 3.0]]
     np.testing.assert_allclose(crps_circular_um(y, S), [0.25, 0.25])
@@ -236,7 +241,8 @@ def test_crps_ensemble_converges_to_crps_normal():
     exact = crps_normal(y, mu, sd, aggregate=False)
     for fair in (False, True):
         got = crps_ensemble(y, S, fair=fair, aggregate=False)
-        assert np.max(np.abs(got - exact)) < 5 / np.sqrt(m)  # the catalog's tolerance
+        # the tolerance of uncertainty_metrics' test_normal_predictive_agreement_...
+        assert np.max(np.abs(got - exact)) < 5 / np.sqrt(m)
     assert crps_ensemble(y, S, fair=True) == pytest.approx(crps_normal(y, mu, sd), abs=5e-3)
 
 
@@ -424,7 +430,13 @@ REGRESSION_METRICS = {
     "interval_score": lambda d, **kw: interval_score(d["y"], d["lo"], d["hi"], alpha=0.1, **kw),
     "interval_coverage": lambda d, **kw: interval_coverage(d["y"], d["lo"], d["hi"], **kw),
     "quantile_score": lambda d, **kw: quantile_score(d["y"], d["Q"], quantiles=[0.16, 0.84], **kw),
+    "normal_negative_log_likelihood": lambda d, **kw: normal_negative_log_likelihood(
+        d["y"], d["mu"], d["sd"], **kw
+    ),
 }
+
+#: metrics that can be negative (a log density above 1)
+SIGNED = {"normal_negative_log_likelihood"}
 
 
 def _map(d, f):
@@ -457,7 +469,10 @@ def test_regression_invariances(name):
     assert v == pytest.approx(
         metric(_map(d, lambda a: a.tolist()), sample_weight=list(w)), rel=1e-12
     )
-    to_pd = lambda a: pd.Series(a) if a.ndim == 1 else pd.DataFrame(a)  # noqa: E731
+
+    def to_pd(a):
+        return pd.Series(a) if a.ndim == 1 else pd.DataFrame(a)
+
     assert v == pytest.approx(metric(_map(d, to_pd), sample_weight=pd.Series(w)), rel=1e-12)
     # float32 input: same as its float64 cast (computations in float64)
     f32 = _map(d, lambda a: a.astype(np.float32))
@@ -471,7 +486,8 @@ def test_regression_aggregate_false(name):
     per = metric(d, aggregate=False)
     assert isinstance(per, np.ndarray) and per.shape == d["y"].shape
     assert metric(d) == pytest.approx(per.mean(), rel=1e-12)
-    assert np.all(per >= 0)
+    if name not in SIGNED:
+        assert np.all(per >= 0)
 
 
 # --------------------------------------------------------------------------------------
@@ -510,3 +526,62 @@ def test_crps_normal_finite_or_valueerror(arrs):
     except ValueError:
         return
     assert not np.isnan(v) and v >= 0
+
+
+# --------------------------------------------------------------------------------------
+# normal_negative_log_likelihood
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_normal_nll_equals_minus_scipy_logpdf(seed):
+    rng = np.random.RandomState(seed)
+    n = 50
+    y, mu, sd = rng.normal(size=n), rng.normal(size=n), rng.uniform(0.1, 3, n)
+    expected = -norm.logpdf(y, loc=mu, scale=sd)
+    assert_allclose(
+        normal_negative_log_likelihood(y, mu, sd, aggregate=False), expected, rtol=1e-13
+    )
+    assert normal_negative_log_likelihood(y, mu, sd) == pytest.approx(expected.mean(), rel=1e-13)
+    w = rng.randint(0, 4, n)
+    w[0] = 1
+    assert normal_negative_log_likelihood(y, mu, sd, sample_weight=w) == pytest.approx(
+        np.average(expected, weights=w), rel=1e-13
+    )
+
+
+def test_normal_nll_closed_form_values_and_scalars():
+    assert normal_negative_log_likelihood([0.0], [0.0], [1.0]) == pytest.approx(
+        0.5 * np.log(2 * np.pi), rel=1e-15
+    )
+    # (y - mu) / sd = 2, sd = e: 0.5 log(2 pi) + 1 + 2
+    assert normal_negative_log_likelihood([2 * np.e], 0.0, np.e) == pytest.approx(
+        0.5 * np.log(2 * np.pi) + 3, rel=1e-14
+    )
+    assert normal_negative_log_likelihood([1.0, 2.0], 1.5, 0.5) == pytest.approx(
+        -norm.logpdf(1.0, 1.5, 0.5), rel=1e-14
+    )
+    assert isinstance(normal_negative_log_likelihood([1.0], [1.0], [1.0]), float)
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([0.0, 1.0], [0.0], [1.0, 1.0]), "y_mean"),
+        (([0.0, 1.0], [0.0, 0.0], [1.0, 0.0]), "y_std must be strictly positive"),
+        (([0.0, 1.0], [0.0, 0.0], [1.0, -1.0]), "y_std"),
+        (([0.0, np.nan], [0.0, 0.0], [1.0, 1.0]), "y_true contains NaN"),
+        (([0.0, 1.0], [0.0, np.inf], [1.0, 1.0]), "y_mean contains infinity"),
+        (([0.0, 1.0], [0.0, 0.0], [1.0, np.nan]), "y_std contains NaN"),
+        (([], [], []), "empty"),
+        (([[0.0, 1.0], [1.0, 2.0]], [0.0, 0.0], [1.0, 1.0]), "1-D"),
+    ],
+)
+def test_normal_nll_errors(args, match):
+    with pytest.raises(ValueError, match=match):
+        normal_negative_log_likelihood(*args)
+
+
+def test_normal_nll_weight_errors():
+    with pytest.raises(ValueError, match="sample_weight"):
+        normal_negative_log_likelihood([0.0, 1.0], [0.0, 0.0], [1.0, 1.0], sample_weight=[1.0])

@@ -5,6 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss, log_loss
 from sklearn.utils.fixes import parse_version
@@ -138,9 +141,10 @@ def test_brier_toy_values():
     assert brier_score([0, 1, 2], np.eye(3)[[1, 2, 0]]) == 2.0
 
 
-def test_brier_catalog_25_conventional_relation():
-    # reference/uncertainty_metrics.md, derived value 25: UM's brier_score is the
-    # conventional score minus 1: per example [-0.86, -0.94, -0.46, -0.38], mean -0.66.
+def test_brier_uncertainty_metrics_is_conventional_minus_one():
+    # uncertainty_metrics 0.0.82's brier_score (uncertainty_metrics/tensorflow/
+    # scoring_rules.py) is the conventional score minus 1: on this input it gives
+    # [-0.86, -0.94, -0.46, -0.38] per example, mean -0.66.
     P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     y = [0, 1, 2, 1]
     assert brier_score(y, P) == pytest.approx(-0.66 + 1, abs=1e-12)
@@ -351,11 +355,11 @@ def test_brier_decomposition_toy():
     assert d.within_bin_variance == 0.0 and d.within_bin_covariance == 0.0
 
 
-def test_brier_decomposition_catalog_25():
-    # reference/uncertainty_metrics.md derived value 25: UM gives brier -0.66 and the
-    # approximate decomposition (unc, res, rel) = (-0.375, 0.375, 0.19), whose
-    # unc - res + rel = -0.56 != -0.66.  Ours: conventional score 0.34 = UM + 1 and an
-    # exact decomposition; the uncertainty is UM's + 1 (UM drops the constant 1).
+def test_brier_decomposition_versus_uncertainty_metrics():
+    # uncertainty_metrics 0.0.82 (uncertainty_metrics/tensorflow/scoring_rules.py) gives
+    # brier_score -0.66 and brier_decomposition (unc, res, rel) = (-0.375, 0.375, 0.19),
+    # whose unc - res + rel = -0.56 != -0.66.  Ours: conventional score 0.34 = UM + 1 and
+    # an exact decomposition; the uncertainty is UM's + 1 (UM drops the constant 1).
     P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
     y = [0, 1, 2, 1]
     d = brier_decomposition(y, P)
@@ -516,6 +520,28 @@ def test_score_decomposition_binary(seed, scoring, weighted):
         assert d2[key] == pytest.approx(d[key], abs=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_score_decomposition_log_loss_two_columns_reads_the_negative_column(dtype):
+    # Rows that sum to 1 only within the tolerance: the log score of a negative sample
+    # must use its own column, as negative_log_likelihood (and sklearn's log_loss) do,
+    # not 1 - the positive column (which differed by up to 1e-4 for float32 input).
+    rng = np.random.default_rng(0)
+    n = 200
+    y = rng.integers(0, 2, n)
+    q = 1 - rng.random(n) ** 10  # positive-class probability, often close to 1
+    P = np.column_stack([1 - q, q])
+    P[:, 0] *= 1 + rng.uniform(-5e-9, 5e-9, n)  # rows sum to 1 within 1.5e-8 (float64)
+    P = P.astype(dtype)
+    for w in (None, rng.random(n)):
+        d = score_decomposition(y, P, scoring="log_loss", sample_weight=w)
+        nll = negative_log_likelihood(y, P, sample_weight=w)
+        assert d.score == pytest.approx(nll, rel=1e-13, abs=0)
+        assert d.score == pytest.approx(log_loss(y, P, sample_weight=w), rel=1e-6)
+        assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(
+            d.score, abs=1e-12
+        )
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("scoring", ["brier", "log_loss"])
 def test_score_decomposition_multiclass_one_vs_rest(seed, scoring):
@@ -558,34 +584,6 @@ def test_score_decomposition_bad_input():
         score_decomposition([0, 1], [0.2, -0.3])
 
 
-# --------------------------------------------------------------------------------------
-# shared invariances of the scalar metrics (until tests/metrics/test_common.py has them)
-# --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("metric", [brier_score, negative_log_likelihood])
-def test_scalar_metric_invariances(metric):
-    rng = np.random.default_rng(9)
-    y, P = _multiclass(rng, 50, 3)
-    P_orig = P.copy()
-    w = rng.integers(0, 3, 50).astype(float)
-    v = metric(y, P, sample_weight=w)
-    assert isinstance(v, float)
-    rep = np.repeat(np.arange(50), w.astype(int))
-    assert v == pytest.approx(metric(y[rep], P[rep], labels=[0, 1, 2]), rel=1e-12)
-    assert v == pytest.approx(metric(y, P, sample_weight=3.5 * w), rel=1e-12)
-    perm = rng.permutation(50)
-    assert v == pytest.approx(metric(y[perm], P[perm], sample_weight=w[perm]), rel=1e-12)
-    assert v == pytest.approx(
-        metric(
-            pd.Series(y).map({0: "a", 1: "b", 2: "c"}), pd.DataFrame(P), sample_weight=pd.Series(w)
-        ),
-        rel=1e-12,
-    )
-    assert v == pytest.approx(metric(list(y), P.tolist(), sample_weight=list(w)), rel=1e-12)
-    np.testing.assert_array_equal(P, P_orig)
-
-
 @needs_multiclass_brier
 def test_assume_finite_skips_value_checks_only():
     from sklearn import config_context
@@ -602,10 +600,6 @@ def test_assume_finite_skips_value_checks_only():
 # --------------------------------------------------------------------------------------
 # property-based: the decompositions give finite, consistent Bunches or a ValueError
 # --------------------------------------------------------------------------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from hypothesis.extra import numpy as hnp  # noqa: E402
 
 
 @st.composite
