@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
+from skcalib.metrics import compute_bin_stats
 from skcalib.utils._sklearn_compat import (
     InvalidParameterError,
     generate_invalid_param_val,
@@ -65,6 +66,7 @@ def _valid_value(constraints):
         return 1
     constraint = make_constraint(constraints[0])
     candidates = [np.array([0.0, 1.0]), True, 1, 0.5, 2, 10, None, LogisticRegression()]
+    candidates.append(compute_bin_stats([0, 1], [0.2, 0.7]))
     candidates += sorted(getattr(constraint, "options", ()), key=str)
     for value in candidates:
         if constraint.is_satisfied_by(value):

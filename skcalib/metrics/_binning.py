@@ -354,7 +354,7 @@ class BinStats:
         return out
 
     def merge(self, other):
-        """Statistics of the union of the two samples.
+        """Merge with the statistics of another sample: those of the union of both.
 
         Parameters
         ----------

@@ -304,8 +304,8 @@ def general_calibration_error(
 
     See Also
     --------
-    reliability_curve : the per-bin values behind the error.
-    calibration_error_from_bin_stats : the same aggregation of precomputed statistics.
+    reliability_curve : The per-bin values behind the error.
+    calibration_error_from_bin_stats : The same aggregation of precomputed statistics.
 
     References
     ----------
@@ -398,7 +398,7 @@ def expected_calibration_error(
 
     See Also
     --------
-    general_calibration_error : the general form, with every option.
+    general_calibration_error : The general form, with every option.
 
     References
     ----------
@@ -473,7 +473,7 @@ def max_calibration_error(
 
     See Also
     --------
-    general_calibration_error : the general form, with every option.
+    general_calibration_error : The general form, with every option.
 
     References
     ----------
@@ -547,7 +547,7 @@ def root_mean_squared_calibration_error(
 
     See Also
     --------
-    general_calibration_error : the general form, with every option.
+    general_calibration_error : The general form, with every option.
 
     References
     ----------
@@ -616,7 +616,7 @@ def static_calibration_error(
 
     See Also
     --------
-    general_calibration_error : the general form, with every option.
+    general_calibration_error : The general form, with every option.
 
     References
     ----------
@@ -683,7 +683,7 @@ def adaptive_calibration_error(
 
     See Also
     --------
-    general_calibration_error : the general form, with every option.
+    general_calibration_error : The general form, with every option.
 
     References
     ----------
@@ -763,7 +763,7 @@ def thresholded_adaptive_calibration_error(
 
     See Also
     --------
-    general_calibration_error : the general form, with every option.
+    general_calibration_error : The general form, with every option.
 
     References
     ----------
