@@ -1,4 +1,4 @@
-"""Benchmarks of the calibration-error core (issue: foundation).
+"""Benchmarks of the calibration-error core.
 
 Each row: median time of the skcalib call (input validation included) as a ratio to a
 "floor" -- the cheapest numpy operation that reads the same input once -- and the peak

@@ -29,8 +29,9 @@ from ._slow_calibration import slow_gce
 # golden values from independent sources
 # --------------------------------------------------------------------------------------
 
-# uncertainty_metrics ExpectedCalibrationError test (catalog §5.1, #11): binary,
-# top-label confidences away from every edge, so the TF bins equal ours.
+# google/uncertainty-metrics, uncertainty_metrics/tensorflow/calibration_test.py,
+# testECEBinaryClassification (num_bins=10, ECE 0.145): binary, top-label confidences
+# away from every edge, so the TensorFlow bins equal ours.
 UM_PRED = np.array([0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85])
 UM_LAB = np.array([0, 0, 0, 1, 0, 1, 1, 1])
 
@@ -48,7 +49,8 @@ def test_um_tf_binary_top_label_golden():
 
 
 def test_tfp_legacy_expected_calibration_error_golden():
-    # catalog #17: tfp.stats.expected_calibration_error(3) -> 0.33333333
+    # tensorflow-probability, tfp.stats.expected_calibration_error test (num_bins=3,
+    # probs [[.3, .7], [.9, .1], [.4, .6]], labels [1, 0, 0]) -> 0.33333333
     P = np.array([[0.3, 0.7], [0.9, 0.1], [0.4, 0.6]])
     assert expected_calibration_error([1, 0, 0], P, n_bins=3, multiclass="top_label") == (
         pytest.approx(1 / 3, abs=1e-12)
@@ -90,7 +92,7 @@ def test_hand_computed_multiclass_top_label_and_classwise():
 
 
 def test_equal_mass_rmsce_one_point_per_bin():
-    # catalog #5 idea: with one point per bin RMSCE = sqrt(mean (z - c)^2)
+    # with one point per bin, RMSCE = sqrt(mean (z - c)^2) by its definition
     rng = np.random.default_rng(3)
     P = rng.dirichlet(np.ones(3), size=9)
     y = rng.integers(0, 3, size=9)
