@@ -11,7 +11,7 @@ def _register_scorers():
     # Makes scoring="ece" (and every name of skcalib.metrics.get_scorer_names()) work in
     # scikit-learn; skipped with SKCALIB_REGISTER_SCORERS=0.  Never breaks the import.
     try:
-        from .utils._sklearn_compat import register_scorers, scorer_registration_enabled
+        from .metrics._registration import register_scorers, scorer_registration_enabled
 
         if scorer_registration_enabled():
             register_scorers()

@@ -19,6 +19,7 @@ from ._calibration import (
 from ._calibration_quantiles import expected_calibration_error_quantiles
 from ._information_criteria import importance_sampling_cross_validation, negative_waic
 from ._members import member_probabilities
+from ._registration import register_scorers, unregister_scorers
 from ._regression import (
     crps_ensemble,
     crps_normal,
@@ -40,6 +41,8 @@ from ._scoring_rules import (
 __all__ = [
     "get_scorer",
     "get_scorer_names",
+    "register_scorers",
+    "unregister_scorers",
     "importance_sampling_cross_validation",
     "member_probabilities",
     "negative_waic",

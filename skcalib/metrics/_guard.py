@@ -8,6 +8,11 @@ scikit-learn detects this mistake for its own metrics only, so every skcalib met
 has a scorer is wrapped with :func:`scorer_misuse_guard`, which turns the mistake into a
 ``ValueError`` that says which scorer to pass instead.  The check costs one ``hasattr``
 per call.
+
+This module is at the bottom of :mod:`skcalib.metrics` (the metric modules import it).
+The names of the scorers live with the scorers: :mod:`skcalib.metrics._scorer` hands
+them down with :func:`add_metric_scorer_names` when it is imported, which
+``skcalib.metrics`` always does.
 """
 
 from __future__ import annotations
@@ -15,7 +20,26 @@ from __future__ import annotations
 import functools
 import inspect
 
-__all__ = ["scorer_misuse_guard", "scorer_misuse_message"]
+__all__ = [
+    "add_metric_scorer_names",
+    "scorer_misuse_guard",
+    "scorer_misuse_message",
+    "scorer_names_for_metric",
+]
+
+#: metric function name -> names of its scorer (the scikit-learn style name first, then
+#: the short alias), filled by :mod:`skcalib.metrics._scorer`
+_SCORER_NAMES: dict[str, tuple[str, ...]] = {}
+
+
+def add_metric_scorer_names(metric_name, names):
+    """Record the scorer names of the metric called ``metric_name``."""
+    _SCORER_NAMES[metric_name] = tuple(names)
+
+
+def scorer_names_for_metric(metric_name):
+    """``[name, alias]`` of the scorer of the metric called ``metric_name`` (or [])."""
+    return list(_SCORER_NAMES.get(metric_name, ()))
 
 
 def _looks_like_estimator(obj):
@@ -33,12 +57,7 @@ def _data_args(func):
 
 def scorer_misuse_message(metric_name, estimator=None, data_args="y_true, y_proba"):
     """Message telling the user which scorer to pass instead of ``metric_name``."""
-    try:  # the names live in the scorer module, imported lazily (it imports the metrics)
-        from ._scorer import scorer_names_for_metric
-
-        names = scorer_names_for_metric(metric_name)
-    except Exception:  # pragma: no cover - defensive: never mask the real message
-        names = []
+    names = scorer_names_for_metric(metric_name)
     first = data_args.split(",")[0]
     got = "" if estimator is None else f" (it was given {type(estimator).__name__} as {first})"
     if names:

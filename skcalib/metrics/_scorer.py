@@ -3,7 +3,7 @@
 ``get_scorer(name, **options)`` returns a scorer made with
 :func:`sklearn.metrics.make_scorer`; ``get_scorer_names()`` lists the names.  After
 ``import skcalib`` the same names are also valid ``scoring=`` strings everywhere in
-scikit-learn (see :mod:`skcalib.utils._sklearn_compat`, which registers them).
+scikit-learn (see :func:`skcalib.metrics.register_scorers`).
 
 Three kinds of scorer
 ---------------------
@@ -25,147 +25,55 @@ losses are negated (``neg_*`` names; the short aliases return the same negated v
 ``"iscv"`` and ``"waic"`` are log predictive densities per sample, already "higher is
 better", and are returned as they are (not negated).
 
-Implementation note: scikit-learn computes the predictions inside the private method
-``_Scorer._score(method_caller, estimator, X, y_true, **kwargs)`` (stable since
-scikit-learn 1.3).  The three scorer classes below subclass the class of
-``make_scorer(...)`` and override that one method, to reach the fitted estimator
+Implementation note: scikit-learn computes the predictions inside the method
+``_score(method_caller, estimator, X, y_true, **kwargs)`` of the class of
+``make_scorer(...)`` (stable since scikit-learn 1.3).  The three scorer classes below
+subclass that class through :class:`~skcalib.utils._sklearn_compat.ScorerBase` and
+override that one step (``score_estimator``), to reach the fitted estimator
 (``classes_``, ensemble members, ``return_std``); everything else (signs, metadata
 routing, ``set_score_request``, caching in multi-metric scoring, ``repr``) is
-scikit-learn's own.  ``skcalib/utils/_sklearn_compat.py`` checks the hook's signature on
-import and warns if a future scikit-learn changes it.
+scikit-learn's own.  The registration of the names checks the hook's signature and warns
+if a future scikit-learn changes it.
+
+The table of names (``_SPECS``) refers to the metric functions themselves; the metric
+-> scorer names part of it is handed down to :mod:`skcalib.metrics._guard` on import,
+for the message of a metric function passed where a scorer is expected.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
-from sklearn.metrics import make_scorer
 
-from ..utils._sklearn_compat import validate_parameter_constraints
-from ._guard import scorer_misuse_message
+from ..utils._sklearn_compat import (
+    ScorerBase,
+    build_scorer,
+    parameter_constraints,
+    validate_parameter_constraints,
+)
+from ._calibration import (
+    adaptive_calibration_error,
+    expected_calibration_error,
+    general_calibration_error,
+    max_calibration_error,
+    root_mean_squared_calibration_error,
+    static_calibration_error,
+    thresholded_adaptive_calibration_error,
+)
+from ._guard import add_metric_scorer_names, scorer_misuse_message, scorer_names_for_metric
+from ._information_criteria import importance_sampling_cross_validation, negative_waic
 from ._members import check_member_ensemble, member_log_likelihood
+from ._regression import crps_normal
+from ._regression_nll import normal_negative_log_likelihood
+from ._scoring_rules import brier_score, negative_log_likelihood
 
 __all__ = ["get_scorer", "get_scorer_names"]
-
-
-# --------------------------------------------------------------------------------------
-# the names
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Spec:
-    name: str  # scikit-learn style name ("neg_" + metric name for losses)
-    alias: str | None  # short alias, same values
-    metric: str  # the public function of skcalib.metrics behind the scorer
-    kind: str  # "proba", "ensemble" or "regression"
-    greater_is_better: bool = False
-    score_func: str | None = None  # a wrapper in this module (ensemble, regression)
-
-
-_SPECS = (
-    # calibration-error family (skcalib.metrics._calibration)
-    _Spec("neg_expected_calibration_error", "ece", "expected_calibration_error", "proba"),
-    _Spec("neg_max_calibration_error", "mce", "max_calibration_error", "proba"),
-    _Spec(
-        "neg_root_mean_squared_calibration_error",
-        "rmsce",
-        "root_mean_squared_calibration_error",
-        "proba",
-    ),
-    _Spec("neg_static_calibration_error", "sce", "static_calibration_error", "proba"),
-    _Spec("neg_adaptive_calibration_error", "ace", "adaptive_calibration_error", "proba"),
-    _Spec(
-        "neg_thresholded_adaptive_calibration_error",
-        "tace",
-        "thresholded_adaptive_calibration_error",
-        "proba",
-    ),
-    _Spec("neg_general_calibration_error", "gce", "general_calibration_error", "proba"),
-    _Spec(
-        "neg_semiparametric_calibration_error", "spce", "semiparametric_calibration_error", "proba"
-    ),
-    # proper scoring rules
-    _Spec("neg_brier_score", "brier", "brier_score", "proba"),
-    _Spec("neg_negative_log_likelihood", "nll", "negative_log_likelihood", "proba"),
-    # ensembles: log predictive densities, higher is better, not negated
-    _Spec(
-        "importance_sampling_cross_validation",
-        "iscv",
-        "importance_sampling_cross_validation",
-        "ensemble",
-        True,
-        "iscv_of_members",
-    ),
-    _Spec("negative_waic", "waic", "negative_waic", "ensemble", True, "waic_of_members"),
-    # Normal regression forecasts
-    _Spec("neg_crps_normal", "crps", "crps_normal", "regression", False, "crps_of_normal_forecast"),
-    _Spec(
-        "neg_normal_negative_log_likelihood",
-        "gaussian_nll",
-        "normal_negative_log_likelihood",
-        "regression",
-        False,
-        "nll_of_normal_forecast",
-    ),
-)
-
-_BY_NAME = {n: s for s in _SPECS for n in (s.name, s.alias) if n is not None}
-
-# arguments that are data, never options of a scorer
-_DATA_ARGS = frozenset(
-    {"y_true", "y_proba", "y_pred", "y_proba_members", "y_mean", "y_std", "sample_weight"}
-)
-
-
-def _metrics_module():
-    # skcalib.metrics is fully imported by the time a scorer is requested
-    return importlib.import_module(__package__)
-
-
-def _metric_function(spec):
-    return getattr(_metrics_module(), spec.metric, None)
-
-
-def _available_specs():
-    return [s for s in _SPECS if _metric_function(s) is not None]
-
-
-def get_scorer_names():
-    """Names of all skcalib scorers.
-
-    Each name works with :func:`get_scorer` and, after ``import skcalib``, as a
-    ``scoring=`` string in scikit-learn, except ``"neg_brier_score"``: scikit-learn
-    defines that name itself and skcalib never overrides it (use ``"brier"``).
-
-    Returns
-    -------
-    list of str
-        Sorted names: the scikit-learn style ``neg_*`` names and the short aliases
-        (``"ece"``, ``"mce"``, ``"rmsce"``, ``"sce"``, ``"ace"``, ``"tace"``,
-        ``"brier"``, ``"nll"``, ``"iscv"``, ``"waic"``, ``"crps"``, ...).
-
-    Examples
-    --------
-    >>> from skcalib.metrics import get_scorer_names
-    >>> "ece" in get_scorer_names()
-    True
-    """
-    return sorted(n for s in _available_specs() for n in (s.name, s.alias) if n)
-
-
-def scorer_names_for_metric(metric_name):
-    """``[name, alias]`` of the scorer of the metric called ``metric_name`` (or [])."""
-    for s in _SPECS:
-        if s.metric == metric_name:
-            return [n for n in (s.name, s.alias) if n]
-    return []
 
 
 # --------------------------------------------------------------------------------------
@@ -192,16 +100,12 @@ def iscv_of_members(y_true, y_pred, *, labels=None, sample_weight=None):
     ``y_pred``: the fitted ensemble and the fold (what the scorer passes), or member
     probabilities of shape (n_members, n_samples, n_classes).
     """
-    from ._information_criteria import importance_sampling_cross_validation
-
     log_lik = _log_lik(y_true, y_pred, labels)
     return importance_sampling_cross_validation(log_lik, sample_weight=sample_weight).value
 
 
 def waic_of_members(y_true, y_pred, *, waic_type="waic1", labels=None, sample_weight=None):
     """nWAIC of an ensemble from its members' probabilities of the true labels."""
-    from ._information_criteria import negative_waic
-
     log_lik = _log_lik(y_true, y_pred, labels)
     return negative_waic(log_lik, waic_type=waic_type, sample_weight=sample_weight).value
 
@@ -209,28 +113,116 @@ def waic_of_members(y_true, y_pred, *, waic_type="waic1", labels=None, sample_we
 def crps_of_normal_forecast(y_true, y_pred, *, sample_weight=None):
     """CRPS of the Normal forecasts ``y_pred = (mean, std)``."""
     mean, std = y_pred
-    return _metrics_module().crps_normal(y_true, mean, std, sample_weight=sample_weight)
+    return crps_normal(y_true, mean, std, sample_weight=sample_weight)
 
 
 def nll_of_normal_forecast(y_true, y_pred, *, sample_weight=None):
     """Gaussian negative log-likelihood of the forecasts ``y_pred = (mean, std)``."""
     mean, std = y_pred
-    return _metrics_module().normal_negative_log_likelihood(
-        y_true, mean, std, sample_weight=sample_weight
-    )
+    return normal_negative_log_likelihood(y_true, mean, std, sample_weight=sample_weight)
+
+
+# --------------------------------------------------------------------------------------
+# the names
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Spec:
+    name: str  # scikit-learn style name ("neg_" + metric name for losses)
+    alias: str | None  # short alias, same values
+    metric: Callable  # the public function of skcalib.metrics behind the scorer
+    kind: str  # "proba", "ensemble" or "regression"
+    greater_is_better: bool = False
+    score_func: Callable | None = None  # a wrapper above (ensemble, regression)
+
+    @property
+    def names(self):
+        return [n for n in (self.name, self.alias) if n]
+
+
+_SPECS = (
+    # calibration-error family (skcalib.metrics._calibration)
+    _Spec("neg_expected_calibration_error", "ece", expected_calibration_error, "proba"),
+    _Spec("neg_max_calibration_error", "mce", max_calibration_error, "proba"),
+    _Spec(
+        "neg_root_mean_squared_calibration_error",
+        "rmsce",
+        root_mean_squared_calibration_error,
+        "proba",
+    ),
+    _Spec("neg_static_calibration_error", "sce", static_calibration_error, "proba"),
+    _Spec("neg_adaptive_calibration_error", "ace", adaptive_calibration_error, "proba"),
+    _Spec(
+        "neg_thresholded_adaptive_calibration_error",
+        "tace",
+        thresholded_adaptive_calibration_error,
+        "proba",
+    ),
+    _Spec("neg_general_calibration_error", "gce", general_calibration_error, "proba"),
+    # proper scoring rules
+    _Spec("neg_brier_score", "brier", brier_score, "proba"),
+    _Spec("neg_negative_log_likelihood", "nll", negative_log_likelihood, "proba"),
+    # ensembles: log predictive densities, higher is better, not negated
+    _Spec(
+        "importance_sampling_cross_validation",
+        "iscv",
+        importance_sampling_cross_validation,
+        "ensemble",
+        True,
+        iscv_of_members,
+    ),
+    _Spec("negative_waic", "waic", negative_waic, "ensemble", True, waic_of_members),
+    # Normal regression forecasts
+    _Spec("neg_crps_normal", "crps", crps_normal, "regression", False, crps_of_normal_forecast),
+    _Spec(
+        "neg_normal_negative_log_likelihood",
+        "gaussian_nll",
+        normal_negative_log_likelihood,
+        "regression",
+        False,
+        nll_of_normal_forecast,
+    ),
+)
+
+_BY_NAME = {n: s for s in _SPECS for n in s.names}
+
+for _s in _SPECS:  # for the message of a metric passed where a scorer is expected
+    add_metric_scorer_names(_s.metric.__name__, _s.names)
+del _s
+
+# arguments that are data, never options of a scorer
+_DATA_ARGS = frozenset(
+    {"y_true", "y_proba", "y_pred", "y_proba_members", "y_mean", "y_std", "sample_weight"}
+)
+
+
+def get_scorer_names():
+    """Names of all skcalib scorers.
+
+    Each name works with :func:`get_scorer` and, after ``import skcalib``, as a
+    ``scoring=`` string in scikit-learn, except ``"neg_brier_score"``: scikit-learn
+    defines that name itself and skcalib never overrides it (use ``"brier"``).
+
+    Returns
+    -------
+    list of str
+        Sorted names: the scikit-learn style ``neg_*`` names and the short aliases
+        (``"ece"``, ``"mce"``, ``"rmsce"``, ``"sce"``, ``"ace"``, ``"tace"``,
+        ``"brier"``, ``"nll"``, ``"iscv"``, ``"waic"``, ``"crps"``, ...).
+
+    Examples
+    --------
+    >>> from skcalib.metrics import get_scorer_names
+    >>> "ece" in get_scorer_names()
+    True
+    """
+    return sorted(_BY_NAME)
 
 
 # --------------------------------------------------------------------------------------
 # scorer classes
 # --------------------------------------------------------------------------------------
-
-
-def _probe(y_true, y_pred):  # pragma: no cover - never called
-    return 0.0
-
-
-#: The class of the objects ``make_scorer`` returns (``sklearn.metrics._scorer._Scorer``).
-_SklearnScorer = type(make_scorer(_probe))
 
 
 @functools.cache
@@ -241,43 +233,43 @@ def _accepts(func, param):
         return False
 
 
-class _ProbaScorer(_SklearnScorer):
+class _ProbaScorer(ScorerBase):
     """``make_scorer(metric, response_method="predict_proba")`` that also passes
     ``labels=estimator.classes_`` to the metric (unless the user fixed ``labels``)."""
 
-    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+    def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
         if (
-            "labels" not in self._kwargs
+            "labels" not in self.score_options
             and "labels" not in kwargs
-            and _accepts(self._score_func, "labels")
+            and _accepts(self.score_func, "labels")
         ):
             classes = getattr(estimator, "classes_", None)
             if classes is not None and np.ndim(classes) == 1:
                 kwargs["labels"] = np.asarray(classes)
-        return super()._score(method_caller, estimator, X, y_true, **kwargs)
+        return super().score_estimator(method_caller, estimator, X, y_true, **kwargs)
 
 
-class _EnsembleScorer(_SklearnScorer):
+class _EnsembleScorer(ScorerBase):
     """Scores a fitted ensemble by its members' log-likelihoods on the fold."""
 
-    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+    def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
         check_member_ensemble(
             estimator,
             "the ensemble scorers ('iscv', 'waic') score the members of a fitted ensemble "
             "by their log-likelihoods",
         )
         _check_equal_weights(estimator)
-        score_kwargs = {**self._kwargs, **kwargs}
-        return self._sign * self._score_func(y_true, _FittedMembers(estimator, X), **score_kwargs)
+        score_kwargs = {**self.score_options, **kwargs}
+        return self.sign * self.score_func(y_true, _FittedMembers(estimator, X), **score_kwargs)
 
 
-class _NormalForecastScorer(_SklearnScorer):
+class _NormalForecastScorer(ScorerBase):
     """Scores a regressor by its Normal forecasts ``predict(X, return_std=True)``."""
 
-    def _score(self, method_caller, estimator, X, y_true, **kwargs):
-        y_pred = _predict_mean_std(estimator, X, self._score_func)
-        score_kwargs = {**self._kwargs, **kwargs}
-        return self._sign * self._score_func(y_true, y_pred, **score_kwargs)
+    def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
+        y_pred = _predict_mean_std(estimator, X, self.score_func)
+        score_kwargs = {**self.score_options, **kwargs}
+        return self.sign * self.score_func(y_true, y_pred, **score_kwargs)
 
 
 def _check_equal_weights(estimator):
@@ -330,7 +322,8 @@ def _option_names(score_func):
     )
 
 
-def _check_options(name, spec, metric, score_func, options):
+def _check_options(name, spec, score_func, options):
+    metric = spec.metric
     allowed = _option_names(score_func)
     if spec.kind == "ensemble":  # the columns are the ensemble's classes_
         allowed = [a for a in allowed if a != "labels"]
@@ -343,35 +336,39 @@ def _check_options(name, spec, metric, score_func, options):
         )
     if unknown:
         raise ValueError(
-            f"the {name!r} scorer ({spec.metric}) does not accept the option(s) "
+            f"the {name!r} scorer ({metric.__name__}) does not accept the option(s) "
             f"{', '.join(unknown)}; valid options: {', '.join(allowed) or 'none'}"
         )
     # validate the values now rather than in every fold of a search
-    constraints = getattr(metric, "_skl_parameter_constraints", None)
+    constraints = parameter_constraints(metric)
     if constraints and options:
         validate_parameter_constraints(
             {k: constraints[k] for k in options if k in constraints},
             {k: v for k, v in options.items() if k in constraints},
-            caller_name=spec.metric,
+            caller_name=metric.__name__,
         )
 
 
 def _build(name, spec, options):
-    metric = _metric_function(spec)
-    score_func = metric if spec.score_func is None else globals()[spec.score_func]
-    _check_options(name, spec, metric, score_func, options)
+    score_func = spec.metric if spec.score_func is None else spec.score_func
+    _check_options(name, spec, score_func, options)
     cls, response_method = _KINDS[spec.kind]
-    scorer = make_scorer(
+    return build_scorer(
+        cls,
         score_func,
         response_method=response_method,
         greater_is_better=spec.greater_is_better,
         **options,
     )
-    scorer.__class__ = cls  # same state; only _score differs
-    return scorer
 
 
-def _is_skcalib_metric(obj):
+def is_skcalib_scorer(obj):
+    """True for a scorer made by :func:`get_scorer` (also before a module reload)."""
+    return type(obj).__module__ == __name__
+
+
+def is_skcalib_metric(obj):
+    """True for a skcalib metric function (which is not a scorer)."""
     if getattr(obj, "_skcalib_scorer_guard", False):
         return True
     module = getattr(obj, "__module__", None) or ""
@@ -422,7 +419,7 @@ def get_scorer(scoring, **options):
     True
     """
     if scoring is None or (callable(scoring) and not isinstance(scoring, str)):
-        if callable(scoring) and _is_skcalib_metric(scoring):
+        if callable(scoring) and is_skcalib_metric(scoring):
             raise ValueError(scorer_misuse_message(scoring.__name__))
         if options:
             raise ValueError("options can only be given with a scorer name")
@@ -430,7 +427,7 @@ def get_scorer(scoring, **options):
     if not isinstance(scoring, str):
         raise TypeError(f"scoring must be a str, a callable or None, got {type(scoring)}")
     spec = _BY_NAME.get(scoring)
-    if spec is not None and _metric_function(spec) is not None:
+    if spec is not None:
         return _build(scoring, spec, options)
     try:
         scorer = _sklearn_get_scorer(scoring)

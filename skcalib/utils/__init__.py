@@ -1,9 +1,5 @@
-"""skcalib.utils: helpers, including the scikit-learn compatibility layer."""
+"""skcalib.utils: the scikit-learn compatibility layer (the bottom layer of skcalib)."""
 
-from ._sklearn_compat import (
-    SklearnCompatibilityWarning,
-    register_scorers,
-    unregister_scorers,
-)
+from ._sklearn_compat import SklearnCompatibilityWarning
 
-__all__ = ["SklearnCompatibilityWarning", "register_scorers", "unregister_scorers"]
+__all__ = ["SklearnCompatibilityWarning"]

@@ -1,47 +1,71 @@
 """The one place where skcalib touches private internals of scikit-learn.
 
+This is the bottom layer of skcalib: it imports nothing from skcalib.  Every private
+name of scikit-learn that skcalib relies on is reached here and re-exported under
+skcalib's own names; the tests in ``tests/utils/test_sklearn_compat.py`` check each of
+them against the installed scikit-learn.
+
+Parameter validation
+--------------------
+``validate_params``, ``Interval``, ``StrOptions``, ``HasMethods``,
+``InvalidParameterError``, ``validate_parameter_constraints``, ``make_constraint`` and
+``generate_invalid_param_val`` come from ``sklearn.utils._param_validation`` (the
+validation of scikit-learn's public functions and estimators).
+
+:func:`parameter_constraints` returns the constraints a ``validate_params``-decorated
+function checks (its private ``_skl_parameter_constraints`` attribute).
+
+Scorers
+-------
+:class:`SklearnScorer` is the class of the objects :func:`sklearn.metrics.make_scorer`
+returns (``sklearn.metrics._scorer._Scorer``).  Its private method
+``_score(method_caller, estimator, X, y_true, **kwargs)`` (stable since scikit-learn
+1.3) computes the predictions and calls the score function;
+:func:`check_scorer_hook` verifies its signature.  :class:`ScorerBase` subclasses it
+and routes that hook to the public-named :meth:`ScorerBase.score_estimator`, which a
+subclass overrides to reach the fitted estimator; it also exposes the scorer's
+``score_func``, ``score_options`` and ``sign``.  :func:`build_scorer` makes a scorer of
+such a subclass with :func:`sklearn.metrics.make_scorer`, so that everything else
+(signs, metadata routing, ``set_score_request``, caching in multi-metric scoring,
+``repr``, pickling) is scikit-learn's own.
+
 Scorer-name registration
 ------------------------
-scikit-learn has no public registry of scorer names: ``sklearn.metrics.get_scorer``
-looks names up in the private dict ``sklearn.metrics._scorer._SCORERS``, and every
-function or estimator with a ``scoring`` parameter validates strings against a
-``StrOptions(set(get_scorer_names()))`` constraint built when its module was imported
-(``check_scoring``, ``cross_validate``, ``cross_val_score``, ``learning_curve``,
-``validation_curve``, ``permutation_test_score``, ``permutation_importance``,
-``GridSearchCV`` and the other searches, ``SequentialFeatureSelector``,
-``TunedThresholdClassifierCV``, ``LogisticRegressionCV``, ``RidgeCV``...).
+scikit-learn has no public registry of scorer names: :func:`sklearn.metrics.get_scorer`
+looks names up in the private dict ``sklearn.metrics._scorer._SCORERS``
+(:func:`sklearn_scorer_registry`), and every function or estimator with a ``scoring``
+parameter validates strings against a ``StrOptions(set(get_scorer_names()))``
+constraint built when its module was imported (``check_scoring``, ``cross_validate``,
+``cross_val_score``, ``learning_curve``, ``validation_curve``,
+``permutation_test_score``, ``permutation_importance``, ``GridSearchCV`` and the other
+searches, ``SequentialFeatureSelector``, ``TunedThresholdClassifierCV``,
+``LogisticRegressionCV``, ``RidgeCV``...).
 
-:func:`register_scorers` therefore
+:func:`add_scorer_names` therefore, given a mapping name -> scorer,
 
-1. adds every name of :func:`skcalib.metrics.get_scorer_names` to ``_SCORERS``, except a
-   name scikit-learn already defines (``"neg_brier_score"``), which is never overridden;
+1. adds every name to ``_SCORERS``, except a name scikit-learn already defines, which
+   is never overridden;
 2. adds the same names to every such ``StrOptions`` constraint of the scikit-learn
-   modules imported so far (found by scanning the ``_parameter_constraints`` of their
-   classes and the ``_skl_parameter_constraints`` of their validated functions: a
-   ``StrOptions`` holding scikit-learn's own scorer names).  Modules imported later
-   build their constraints from ``get_scorer_names()``, which now includes the names;
-3. puts a hidden constraint in front of the same ``scoring`` constraint lists that
-   rejects a skcalib *metric function* passed as ``scoring`` with a ValueError saying
-   which scorer to pass instead, before anything is fitted (scikit-learn has this guard
-   for its own metrics only; the metric functions also raise it when called as a
-   scorer, for every other path);
-4. checks the result (``check_scoring(scoring="ece")`` must work).
+   modules imported so far (:func:`scorer_name_constraints`: found by scanning the
+   ``_parameter_constraints`` of their classes and the ``_skl_parameter_constraints``
+   of their validated functions for a ``StrOptions`` holding scikit-learn's own scorer
+   names).  Modules imported later build their constraints from ``get_scorer_names()``,
+   which now includes the names;
+3. puts a hidden :class:`ScoringGuardConstraint` in front of the same ``scoring``
+   constraint lists (:func:`scoring_constraint_lists`), which rejects a callable the
+   caller's predicate recognises (e.g. a metric function passed as ``scoring``) with a
+   ValueError carrying the caller's message, before anything is fitted.
 
-It is idempotent, runs once from ``import skcalib`` (switch it off with the environment
-variable ``SKCALIB_REGISTER_SCORERS=0``), never raises, and if scikit-learn's internals
-have changed it emits one :class:`SklearnCompatibilityWarning` telling the user to pass
-``skcalib.metrics.get_scorer(name)`` objects instead of strings, which always works.
-
-The scorers themselves override one private hook, ``_Scorer._score`` (see
-:mod:`skcalib.metrics._scorer`); :func:`check_scorer_hook` verifies its signature.
+:func:`remove_scorer_names` undoes it.  Neither knows which names or metrics are
+skcalib's: the caller passes them (see :mod:`skcalib.metrics._registration`).
 """
 
 from __future__ import annotations
 
 import inspect
-import os
 import sys
-import warnings
+
+from sklearn.metrics import make_scorer
 
 # Parameter validation in the style of scikit-learn's public functions and estimators,
 # re-exported under skcalib's own names (the rest of skcalib imports them from here).
@@ -65,74 +89,145 @@ __all__ = [
     "make_constraint",
     "validate_parameter_constraints",
     "validate_params",
+    "SCORER_HOOK_PARAMETERS",
+    "ScoringGuardConstraint",
     "SklearnCompatibilityWarning",
+    "ScorerBase",
+    "SklearnScorer",
+    "add_scorer_names",
+    "build_scorer",
     "check_scorer_hook",
-    "register_scorers",
-    "registered_scorer_names",
-    "scorer_registration_enabled",
-    "unregister_scorers",
+    "is_scoring_guard",
+    "parameter_constraints",
+    "remove_scorer_names",
+    "scorer_name_constraints",
+    "scoring_constraint_lists",
+    "sklearn_scorer_registry",
 ]
-
-ENV_VAR = "SKCALIB_REGISTER_SCORERS"
-_FALSE = {"0", "false", "no", "off"}
-
-#: scikit-learn's own names that identify a constraint as "the scorer names"
-_MARKER_NAMES = frozenset({"accuracy", "roc_auc", "neg_log_loss", "r2"})
-
-#: names skcalib added to ``_SCORERS`` (never a name scikit-learn defines)
-_REGISTERED: set[str] = set()
-_WARNED = False
 
 
 class SklearnCompatibilityWarning(UserWarning):
     """The installed scikit-learn differs from what skcalib's compatibility layer knows."""
 
 
-def scorer_registration_enabled():
-    """False when the environment variable ``SKCALIB_REGISTER_SCORERS`` is 0/false/no/off."""
-    return os.environ.get(ENV_VAR, "1").strip().lower() not in _FALSE
+def parameter_constraints(func):
+    """The constraints ``{parameter: [constraint, ...]}`` that ``func`` validates.
+
+    None when ``func`` is not decorated with :func:`validate_params` (also through
+    :func:`functools.wraps`, which copies the attribute).
+    """
+    constraints = getattr(func, "_skl_parameter_constraints", None)
+    return constraints if isinstance(constraints, dict) else None
 
 
-def registered_scorer_names():
-    """Sorted names that skcalib has registered with scikit-learn."""
-    return sorted(_REGISTERED)
+# --------------------------------------------------------------------------------------
+# the scorer base class and its hook
+# --------------------------------------------------------------------------------------
 
 
-def _warn_once(reason):
-    global _WARNED
-    if _WARNED:
-        return
-    _WARNED = True
-    try:
-        import sklearn
-
-        version = sklearn.__version__
-    except Exception:  # pragma: no cover
-        version = "?"
-    warnings.warn(
-        f"skcalib could not register its scorer names with scikit-learn {version} "
-        f"({reason}), so strings such as scoring='ece' may not work. Pass scorer objects "
-        "instead, which always work: scoring=skcalib.metrics.get_scorer('ece') (or a "
-        "dict of them for several metrics). Set the environment variable "
-        f"{ENV_VAR}=0 to skip the registration and this warning.",
-        SklearnCompatibilityWarning,
-        stacklevel=3,
-    )
+def _probe(y_true, y_pred):  # pragma: no cover - never called
+    return 0.0
 
 
-def check_scorer_hook():
-    """Raise if ``_Scorer._score`` no longer has the signature the scorers override."""
-    from skcalib.metrics._scorer import _SklearnScorer
+#: The class of the objects ``make_scorer`` returns (``sklearn.metrics._scorer._Scorer``),
+#: reached through the public ``make_scorer`` rather than by its private name.
+SklearnScorer = type(make_scorer(_probe))
 
-    hook = getattr(_SklearnScorer, "_score", None)
+#: The parameters of ``SklearnScorer._score``, the one method skcalib's scorers override.
+SCORER_HOOK_PARAMETERS = ("self", "method_caller", "estimator", "X", "y_true", "kwargs")
+
+
+def check_scorer_hook(scorer_class=None):
+    """Raise a RuntimeError if ``_score`` no longer has the signature skcalib overrides.
+
+    Parameters
+    ----------
+    scorer_class : type, default=None
+        The class to check; :class:`SklearnScorer` by default.
+    """
+    cls = SklearnScorer if scorer_class is None else scorer_class
+    hook = getattr(cls, "_score", None)
     if hook is None:
-        raise RuntimeError(f"{_SklearnScorer.__name__} has no _score method")
-    params = list(inspect.signature(hook).parameters)
-    expected = ["self", "method_caller", "estimator", "X", "y_true", "kwargs"]
-    if params != expected:
+        raise RuntimeError(f"{cls.__name__} has no _score method")
+    params = tuple(inspect.signature(hook).parameters)
+    if params != SCORER_HOOK_PARAMETERS:
         raise RuntimeError(
-            f"{_SklearnScorer.__name__}._score has parameters {params}, expected {expected}"
+            f"{cls.__name__}._score has parameters {list(params)}, "
+            f"expected {list(SCORER_HOOK_PARAMETERS)}"
         )
+
+
+class ScorerBase(SklearnScorer):
+    """Base class of scorers whose scoring step can be overridden.
+
+    A scorer made by :func:`sklearn.metrics.make_scorer` computes the predictions of
+    the estimator and calls ``sign * score_func(y_true, y_pred, **options)``.  A
+    subclass overrides :meth:`score_estimator` to do something else with the fitted
+    estimator (pass its ``classes_``, evaluate its members...).  Make instances with
+    :func:`build_scorer`.
+    """
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        # scikit-learn's hook (see ``SCORER_HOOK_PARAMETERS``)
+        return self.score_estimator(method_caller, estimator, X, y_true, **kwargs)
+
+    def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
+        """Score ``estimator`` on ``X, y_true``; scikit-learn's behaviour by default.
+
+        ``method_caller(estimator, response_method, X, ...)`` computes predictions
+        (cached in multi-metric scoring); ``kwargs`` are the routed metadata (e.g.
+        ``sample_weight``), to be passed to the score function with
+        :attr:`score_options`.
+        """
+        return super()._score(method_caller, estimator, X, y_true, **kwargs)
+
+    @property
+    def score_func(self):
+        """The score function given to ``make_scorer``."""
+        return self._score_func
+
+    @property
+    def score_options(self):
+        """The options given to ``make_scorer`` (passed to every call of score_func)."""
+        return self._kwargs
+
+    @property
+    def sign(self):
+        """1 if greater is better, else -1."""
+        return self._sign
+
+
+def build_scorer(scorer_class, score_func, **make_scorer_params):
+    """``make_scorer(score_func, **make_scorer_params)``, as an instance of
+    ``scorer_class`` (a subclass of :class:`ScorerBase`)."""
+    scorer = make_scorer(score_func, **make_scorer_params)
+    if not (isinstance(scorer, SklearnScorer) and issubclass(scorer_class, type(scorer))):
+        raise TypeError(
+            f"make_scorer returned a {type(scorer).__name__}, not a base of {scorer_class.__name__}"
+        )
+    scorer.__class__ = scorer_class  # same state; only the scoring step differs
+    return scorer
+
+
+def sklearn_scorer_registry():
+    """scikit-learn's dict of scorer names (``sklearn.metrics._scorer._SCORERS``).
+
+    Raises a RuntimeError if it is missing or no longer a dict.
+    """
+    from sklearn.metrics import _scorer
+
+    registry = getattr(_scorer, "_SCORERS", None)
+    if not isinstance(registry, dict):
+        raise RuntimeError("sklearn.metrics._scorer._SCORERS is not a dict")
+    return registry
+
+
+# --------------------------------------------------------------------------------------
+# the ``scoring`` constraints of the scikit-learn modules imported so far
+# --------------------------------------------------------------------------------------
+
+#: scikit-learn's own names that identify a constraint as "the scorer names"
+_MARKER_NAMES = frozenset({"accuracy", "roc_auc", "neg_log_loss", "r2"})
 
 
 def _iter_constraint_dicts():
@@ -164,16 +259,29 @@ def _iter_constraint_dicts():
                     yield d
 
 
-def _scorer_name_constraints(StrOptions):
-    """The StrOptions constraints that hold scikit-learn's scorer names."""
+def _is_scorer_names(c):
+    return isinstance(c, StrOptions) and _MARKER_NAMES <= set(c.options)
+
+
+def scorer_name_constraints():
+    """The ``StrOptions`` constraints that hold scikit-learn's scorer names."""
     found = {}
     for d in _iter_constraint_dicts():
         for constraints in d.values():
-            if not isinstance(constraints, list):
-                continue
-            for c in constraints:
-                if isinstance(c, StrOptions) and _MARKER_NAMES <= set(c.options):
-                    found[id(c)] = c
+            if isinstance(constraints, list):
+                for c in constraints:
+                    if _is_scorer_names(c):
+                        found[id(c)] = c
+    return list(found.values())
+
+
+def scoring_constraint_lists():
+    """The constraint lists ``[StrOptions(scorer names), callable, ...]`` of ``scoring``."""
+    found = {}
+    for d in _iter_constraint_dicts():
+        for constraints in d.values():
+            if isinstance(constraints, list) and any(_is_scorer_names(c) for c in constraints):
+                found[id(constraints)] = constraints
     return list(found.values())
 
 
@@ -191,148 +299,109 @@ def _remove_options(constraint, names):
         constraint.options = set(constraint.options) - set(names)
 
 
-def _metric_guard_constraint_class():
-    """A hidden constraint that raises for a skcalib metric passed as ``scoring``.
+class ScoringGuardConstraint(HasMethods):
+    """A hidden ``scoring`` constraint that raises for the callables ``reject`` picks.
 
-    ``make_constraint`` accepts instances of a fixed set of constraint classes; this
-    one subclasses ``HasMethods`` to be accepted, and overrides everything it uses.
+    ``make_constraint`` accepts instances of a fixed set of constraint classes; this one
+    subclasses ``HasMethods`` to be accepted, and overrides everything it uses.  It is
+    never satisfied: a value it does not reject is left to the other constraints.
+
+    Parameters
+    ----------
+    reject : callable
+        ``reject(value) -> bool``: True for a callable to reject.
+    message : callable
+        ``message(value) -> str``: the message of the ValueError raised for it.
     """
 
-    class _RejectSkcalibMetric(HasMethods):
-        def __init__(self):
-            super().__init__([])
-            self.hidden = True
+    def __init__(self, reject, message):
+        super().__init__([])
+        self.hidden = True
+        self.reject = reject
+        self.message = message
 
-        def is_satisfied_by(self, val):
-            if callable(val) and getattr(val, "_skcalib_scorer_guard", False):
-                from skcalib.metrics._guard import scorer_misuse_message
+    def is_satisfied_by(self, val):
+        if callable(val) and self.reject(val):
+            raise ValueError(self.message(val))
+        return False
 
-                raise ValueError(scorer_misuse_message(val.__name__))
-            return False
-
-        def __str__(self):
-            return "not a skcalib metric function"
-
-    return _RejectSkcalibMetric
+    def __str__(self):
+        return "not a metric function"
 
 
-def _is_metric_guard(c):
-    return type(c).__name__ == "_RejectSkcalibMetric"
+def is_scoring_guard(constraint):
+    """True for a :class:`ScoringGuardConstraint` (also one from a reloaded module)."""
+    return type(constraint).__name__ == ScoringGuardConstraint.__name__
 
 
-def _scoring_lists(StrOptions):
-    """The constraint lists (``[StrOptions(scorer names), callable, ...]``) to guard."""
-    found = {}
-    for d in _iter_constraint_dicts():
-        for constraints in d.values():
-            if isinstance(constraints, list) and any(
-                isinstance(c, StrOptions) and _MARKER_NAMES <= set(c.options) for c in constraints
-            ):
-                found[id(constraints)] = constraints
-    return list(found.values())
+# --------------------------------------------------------------------------------------
+# registration
+# --------------------------------------------------------------------------------------
 
 
-def _is_ours(scorer):
-    return type(scorer).__module__ == "skcalib.metrics._scorer"
+def add_scorer_names(scorers, *, is_own, reject, message):
+    """Make the names of ``scorers`` valid ``scoring=`` strings in scikit-learn.
 
+    Never overrides a name scikit-learn defines; idempotent.  On any error it undoes
+    what this call changed and re-raises.
 
-def _register():
-    from sklearn.metrics import _scorer as sk_scorer
-    from sklearn.metrics import check_scoring
-
-    from skcalib.metrics import get_scorer, get_scorer_names
-
-    check_scorer_hook()
-    registry = getattr(sk_scorer, "_SCORERS", None)
-    if not isinstance(registry, dict):
-        raise RuntimeError("sklearn.metrics._scorer._SCORERS is not a dict")
-    for name in get_scorer_names():
-        if name in registry:
-            if _is_ours(registry[name]):  # a previous registration (module reloaded)
-                _REGISTERED.add(name)
-            continue  # scikit-learn's own name: never override it
-        registry[name] = get_scorer(name)
-        _REGISTERED.add(name)
-    constraints = _scorer_name_constraints(StrOptions)
-    if not constraints:
-        raise RuntimeError("found no StrOptions constraint holding the scorer names")
-    for c in constraints:
-        _add_options(c, _REGISTERED)
-    guard_cls = _metric_guard_constraint_class()
-    for lst in _scoring_lists(StrOptions):
-        if not any(_is_metric_guard(c) for c in lst):
-            lst.insert(0, guard_cls())
-    _self_check(check_scoring)
-    return registered_scorer_names()
-
-
-def _self_check(check_scoring):
-    """The path every ``scoring`` value goes through must accept our names, reject a
-    skcalib metric with our message, and still accept any other callable."""
-    from skcalib.metrics._guard import scorer_misuse_guard
-
-    probe = "ece" if "ece" in _REGISTERED else next(iter(_REGISTERED), None)
-    if probe is not None:
-        check_scoring(estimator=None, scoring=probe)
-
-    def scorer(estimator, X, y):  # pragma: no cover - never called
-        return 0.0
-
-    if check_scoring(estimator=None, scoring=scorer) is not scorer:
-        raise RuntimeError("check_scoring no longer returns a callable scoring unchanged")
-
-    @scorer_misuse_guard
-    def expected_calibration_error(y_true, y_proba):  # pragma: no cover - never called
-        return 0.0
-
-    try:
-        check_scoring(estimator=None, scoring=expected_calibration_error)
-    except ValueError as exc:
-        if "not a scorer" not in str(exc):
-            raise
-    else:
-        raise RuntimeError("the metric-function guard constraint is not applied")
-
-
-def register_scorers():
-    """Make skcalib's scorer names valid ``scoring=`` strings in scikit-learn.
-
-    Called by ``import skcalib`` unless ``SKCALIB_REGISTER_SCORERS=0``.  Idempotent;
-    never overrides a scikit-learn name; never raises: if scikit-learn's internals
-    changed it warns once (:class:`SklearnCompatibilityWarning`) and returns ``[]``.
+    Parameters
+    ----------
+    scorers : mapping of str to scorer
+        The names and the scorers :func:`sklearn.metrics.get_scorer` should return
+        (scikit-learn copies a registered scorer on every ``get_scorer``).
+    is_own : callable
+        ``is_own(scorer) -> bool``: True for a scorer of the caller's, to recognise a
+        name registered before (e.g. before a module reload).
+    reject, message : callable
+        The predicate and message of the :class:`ScoringGuardConstraint` put in front
+        of every ``scoring`` constraint list.
 
     Returns
     -------
     list of str
-        The registered names.
+        The sorted names now registered by the caller.
     """
+    check_scorer_hook()
+    registry = sklearn_scorer_registry()
+    names, added = set(), set()
     try:
-        return _register()
-    except Exception as exc:  # never break ``import skcalib``, nor scikit-learn
-        try:
-            unregister_scorers()
-        except Exception:  # pragma: no cover
-            pass
-        _warn_once(f"{type(exc).__name__}: {exc}")
-        return []
+        for name, scorer in scorers.items():
+            if name in registry:
+                if is_own(registry[name]):  # a previous registration
+                    names.add(name)
+                continue  # scikit-learn's own name: never override it
+            registry[name] = scorer
+            names.add(name)
+            added.add(name)
+        constraints = scorer_name_constraints()
+        if not constraints:
+            raise RuntimeError("found no StrOptions constraint holding the scorer names")
+        for c in constraints:
+            _add_options(c, names)
+        for lst in scoring_constraint_lists():
+            lst[:] = [ScoringGuardConstraint(reject, message)] + [
+                c for c in lst if not is_scoring_guard(c)
+            ]
+    except BaseException:
+        remove_scorer_names(added, is_own=is_own)
+        raise
+    return sorted(names)
 
 
-def unregister_scorers():
-    """Undo :func:`register_scorers` (remove skcalib's names from scikit-learn)."""
+def remove_scorer_names(names, *, is_own):
+    """Undo :func:`add_scorer_names`: remove ``names`` (those whose scorer ``is_own``
+    recognises) from scikit-learn's registry and constraints, and every
+    :class:`ScoringGuardConstraint`."""
+    names = set(names)
     try:
-        from sklearn.metrics import _scorer as sk_scorer
-        from sklearn.utils._param_validation import StrOptions
-    except Exception:  # pragma: no cover
-        _REGISTERED.clear()
-        return
-    registry = getattr(sk_scorer, "_SCORERS", None)
-    names = set(_REGISTERED)
-    if isinstance(registry, dict):
-        for name in names:
-            if name in registry and _is_ours(registry[name]):
-                del registry[name]
-    for lst in _scoring_lists(StrOptions):
-        lst[:] = [c for c in lst if not _is_metric_guard(c)]
-    for c in _scorer_name_constraints(StrOptions):
+        registry = sklearn_scorer_registry()
+    except RuntimeError:
+        registry = {}
+    for name in names:
+        if name in registry and is_own(registry[name]):
+            del registry[name]
+    for lst in scoring_constraint_lists():
+        lst[:] = [c for c in lst if not is_scoring_guard(c)]
+    for c in scorer_name_constraints():
         _remove_options(c, names)
-    _REGISTERED.clear()

@@ -1,6 +1,7 @@
 """skcalib scorers: values equal the metrics on the same fold predictions, in every
 scorer kind (probabilistic classification, ensembles, Normal regression forecasts)."""
 
+import inspect
 import pickle
 
 import numpy as np
@@ -31,6 +32,8 @@ from sklearn.tree import DecisionTreeClassifier
 import skcalib  # noqa: F401  (registers the names with scikit-learn)
 from skcalib import metrics as M
 from skcalib.metrics import get_scorer, get_scorer_names
+from skcalib.metrics._scorer import _SPECS
+from skcalib.utils._sklearn_compat import SklearnScorer, parameter_constraints
 
 EPS = np.finfo(np.float64).eps
 
@@ -113,6 +116,41 @@ def test_names():
     known = set(PROBA) | set(ENSEMBLE) | set(REGRESSION)
     # every name of the three tables is available (the metrics exist)
     assert known <= set(names)
+
+
+def test_every_spec_is_a_public_metric_function():
+    public = {name: getattr(M, name) for name in M.__all__}
+    for spec in _SPECS:
+        name = spec.metric.__name__
+        assert name in public, name
+        assert public[name] is spec.metric, name
+        assert spec.score_func is None or callable(spec.score_func)
+    names = [n for spec in _SPECS for n in (spec.name, spec.alias) if n]
+    assert len(names) == len(set(names))  # no name used twice
+    assert sorted(names) == get_scorer_names()
+
+
+@pytest.mark.parametrize("name", get_scorer_names())
+def test_every_name_builds(name):
+    scorer = get_scorer(name)
+    assert isinstance(scorer, SklearnScorer)
+    assert type(scorer).__module__ == "skcalib.metrics._scorer"
+    spec = next(s for s in _SPECS if name in (s.name, s.alias))
+    assert repr(scorer).startswith(f"make_scorer({(spec.score_func or spec.metric).__name__}")
+
+
+def test_the_guard_is_on_exactly_the_metrics_with_a_scorer():
+    with_scorer = {spec.metric.__name__ for spec in _SPECS}
+    guarded = {
+        name for name in M.__all__ if getattr(getattr(M, name), "_skcalib_scorer_guard", False)
+    }
+    assert guarded == with_scorer
+    for name in guarded:  # the guard wraps the validated metric (signature, constraints)
+        metric = getattr(M, name)
+        assert metric.__wrapped__ is not metric
+        assert inspect.signature(metric) == inspect.signature(metric.__wrapped__)
+        assert parameter_constraints(metric) is parameter_constraints(metric.__wrapped__)
+        assert parameter_constraints(metric)  # validated, and the guard keeps the constraints
 
 
 def _scoring(name):
@@ -455,10 +493,8 @@ def test_guard_metric_function_where_a_scorer_is_expected():
     with pytest.raises(ValueError, match=r"brier_score is a metric.*scoring='brier'"):
         M.brier_score(_clf().fit(X_IRIS, Y_IRIS), X_IRIS, Y_IRIS)
     # every metric behind a scorer has the guard
-    from skcalib.metrics._scorer import _available_specs
-
-    for spec in _available_specs():
-        assert getattr(getattr(M, spec.metric), "_skcalib_scorer_guard", False), spec.metric
+    for spec in _SPECS:
+        assert getattr(spec.metric, "_skcalib_scorer_guard", False), spec.metric.__name__
     # the guard does not get in the way of normal calls
     assert M.expected_calibration_error([0, 1], [0.2, 0.7]) == pytest.approx(0.25)
 

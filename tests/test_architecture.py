@@ -1,0 +1,348 @@
+"""The import structure of skcalib, checked by parsing every module with ``ast``.
+
+Every import counts, including those inside functions (a lazy import is still an
+edge: it runs, later).  Importing ``a.b.c`` also runs the packages ``a.b`` and ``a``
+unless the importer is inside them already, so those are edges too.
+
+* the import graph between skcalib modules has no cycle;
+* the scikit-learn compatibility layer (``skcalib.utils``) is the bottom layer:
+  ``skcalib.utils._sklearn_compat`` imports nothing from skcalib, and the rest of the
+  layer imports only the layer;
+* the modules of ``skcalib.metrics`` import only ``skcalib.metrics`` and that layer;
+* no module other than ``skcalib.utils._sklearn_compat`` imports a private scikit-learn
+  module or reads a private scikit-learn name;
+* ``import skcalib`` does not import matplotlib.
+
+The checkers are tested on synthetic sources too, so that a broken checker fails.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import skcalib
+
+PACKAGE_DIR = pathlib.Path(skcalib.__file__).resolve().parent
+COMPAT = "skcalib.utils._sklearn_compat"
+BOTTOM = "skcalib.utils"  # the compatibility layer: this package and its modules
+METRICS = "skcalib.metrics"
+
+#: private attributes of scikit-learn objects that skcalib reads or overrides (through
+#: the compatibility layer only): the scorer registry, a scorer's state and scoring hook,
+#: the constraints stored by ``validate_params``
+PRIVATE_SKLEARN_ATTRIBUTES = frozenset(
+    {"_SCORERS", "_score", "_score_func", "_response_method", "_skl_parameter_constraints"}
+)
+
+
+# --------------------------------------------------------------------------------------
+# parsing
+# --------------------------------------------------------------------------------------
+
+
+def _is_private(part):
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+def _within(name, package):
+    return name == package or name.startswith(package + ".")
+
+
+def _package_sources(root=PACKAGE_DIR, package="skcalib"):
+    """{module name: (source, is_package)} of every module of the package."""
+    sources = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        name = ".".join([package, *parts])
+        sources[name] = (path.read_text(encoding="utf-8"), is_package)
+    return sources
+
+
+def _resolve(module, is_package, node):
+    """The absolute module name of an ``ImportFrom`` node."""
+    if not node.level:
+        return node.module
+    base = module if is_package else module.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        base = base.rpartition(".")[0]
+    return f"{base}.{node.module}" if node.module else base
+
+
+def _imported(module, source, is_package, known):
+    """The modules that ``module`` imports, anywhere in its source (absolute names)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, is_package, node)
+            found.add(base)
+            for alias in node.names:  # ``from package import submodule``
+                if f"{base}.{alias.name}" in known:
+                    found.add(f"{base}.{alias.name}")
+    return found
+
+
+def _import_graph(sources, package="skcalib"):
+    """{module: set of modules of the package that importing it runs}."""
+    known = set(sources)
+    graph = {}
+    for module, (source, is_package) in sources.items():
+        inside = {".".join(module.split(".")[:i]) for i in range(1, module.count(".") + 2)}
+        edges = set()
+        for target in _imported(module, source, is_package, known):
+            if not _within(target, package):
+                continue
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):  # the target and the packages it runs
+                name = ".".join(parts[:i])
+                if name in known and name not in inside:
+                    edges.add(name)
+        graph[module] = edges
+    return graph
+
+
+def _find_cycle(graph):
+    """One cycle ``[a, b, ..., a]`` of the directed graph, or None."""
+    state = {}  # 1: on the current path, 2: done
+    path = []
+
+    def visit(node):
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state:
+                cycle = visit(nxt)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def _private_sklearn_uses(source):
+    """``(line, what)`` for every private scikit-learn module or name the source uses."""
+    tree = ast.parse(source)
+    bound = set()  # local names bound to scikit-learn modules or objects
+    uses = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _within(alias.name, "sklearn"):
+                    if any(_is_private(p) for p in alias.name.split(".")):
+                        uses.append((node.lineno, f"import {alias.name}"))
+                    bound.add(alias.asname or "sklearn")
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if _within(node.module, "sklearn"):
+                if any(_is_private(p) for p in node.module.split(".")):
+                    uses.append((node.lineno, f"from {node.module} import ..."))
+                for alias in node.names:
+                    if _is_private(alias.name):
+                        uses.append((node.lineno, f"from {node.module} import {alias.name}"))
+                    bound.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            sklearn_rooted = isinstance(root, ast.Name) and root.id in bound
+            if (_is_private(node.attr) and sklearn_rooted) or (
+                node.attr in PRIVATE_SKLEARN_ATTRIBUTES
+            ):
+                uses.append((node.lineno, f".{node.attr}"))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"getattr", "setattr", "hasattr", "delattr"}
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            target, attr = node.args[0], node.args[1].value
+            while isinstance(target, ast.Attribute):
+                target = target.value
+            sklearn_rooted = isinstance(target, ast.Name) and target.id in bound
+            if (_is_private(attr) and sklearn_rooted) or attr in PRIVATE_SKLEARN_ATTRIBUTES:
+                uses.append((node.lineno, f"{node.func.id}(..., {attr!r})"))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if (
+                    isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                    and item.name in PRIVATE_SKLEARN_ATTRIBUTES
+                ):
+                    uses.append((item.lineno, f"def {node.name}.{item.name}"))
+    return sorted(set(uses))
+
+
+SOURCES = _package_sources()
+GRAPH = _import_graph(SOURCES)
+
+
+# --------------------------------------------------------------------------------------
+# skcalib
+# --------------------------------------------------------------------------------------
+
+
+def test_the_package_is_parsed():
+    for module in (COMPAT, BOTTOM, METRICS, "skcalib", "skcalib.metrics._scorer"):
+        assert module in GRAPH, module
+    # known edges, including one inside a function (skcalib/__init__.py registers the
+    # scorer names from a function) and the packages an import runs
+    assert "skcalib.metrics._guard" in GRAPH["skcalib.metrics._scorer"]
+    assert "skcalib.metrics._calibration" in GRAPH["skcalib.metrics._scorer"]
+    assert COMPAT in GRAPH["skcalib.metrics._calibration"]
+    assert BOTTOM in GRAPH["skcalib.metrics._calibration"]
+    assert "skcalib.metrics._registration" in GRAPH["skcalib"]
+    assert "skcalib.metrics._scorer" in GRAPH["skcalib.metrics._registration"]
+    assert {"skcalib.metrics._registration", "skcalib.metrics._scorer"} <= GRAPH[METRICS]
+    # the guard is at the bottom of skcalib.metrics: it imports nothing from skcalib
+    assert GRAPH["skcalib.metrics._guard"] == set()
+
+
+def test_no_import_cycle():
+    assert _find_cycle(GRAPH) is None, " -> ".join(_find_cycle(GRAPH))
+
+
+def test_the_compat_layer_is_the_bottom_layer():
+    assert GRAPH[COMPAT] == set(), f"{COMPAT} imports {sorted(GRAPH[COMPAT])}"
+    for module, edges in GRAPH.items():
+        if _within(module, BOTTOM):
+            outside = sorted(e for e in edges if not _within(e, BOTTOM))
+            assert not outside, f"{module} imports {outside}"
+
+
+def test_metrics_import_only_metrics_and_the_compat_layer():
+    for module, edges in GRAPH.items():
+        if _within(module, METRICS):
+            other = sorted(e for e in edges if not (_within(e, METRICS) or _within(e, BOTTOM)))
+            assert not other, f"{module} imports {other}"
+
+
+def test_only_the_compat_layer_touches_private_sklearn_names():
+    offenders = {
+        module: uses
+        for module, (source, _) in SOURCES.items()
+        if module != COMPAT and (uses := _private_sklearn_uses(source))
+    }
+    assert not offenders, offenders
+    # and the compat module is where they are (the checker sees them)
+    seen = {what for _, what in _private_sklearn_uses(SOURCES[COMPAT][0])}
+    assert "from sklearn.utils._param_validation import ..." in seen
+    assert {"getattr(..., '_SCORERS')", "getattr(..., '_skl_parameter_constraints')"} <= seen
+    assert "def ScorerBase._score" in seen
+
+
+def test_import_skcalib_does_not_import_matplotlib():
+    code = "import sys, skcalib; print(sorted(m for m in sys.modules if 'matplotlib' in m))"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=PACKAGE_DIR.parent,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------------------
+# the checkers fail on bad code
+# --------------------------------------------------------------------------------------
+
+
+def _graph_of(files):
+    sources = {
+        name: (textwrap.dedent(src), name.endswith("__init__")) for name, src in files.items()
+    }
+    sources = {(name.removesuffix(".__init__")): value for name, value in sources.items()}
+    return _import_graph(sources, package="pkg")
+
+
+def test_cycle_checker_finds_a_lazy_import_circle():
+    # the shape skcalib had: _guard -> _scorer (inside a function) -> _metric -> _guard
+    graph = _graph_of(
+        {
+            "pkg.__init__": "from . import _scorer\n",
+            "pkg._guard": """
+                def message():
+                    from ._scorer import names
+                    return names()
+            """,
+            "pkg._metric": "from ._guard import message\n",
+            "pkg._scorer": "from ._metric import metric\n",
+        }
+    )
+    assert graph["pkg._guard"] == {"pkg._scorer"}
+    cycle = _find_cycle(graph)
+    assert cycle is not None and cycle[0] == cycle[-1]
+    assert set(cycle) == {"pkg._guard", "pkg._scorer", "pkg._metric"}
+    assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert _find_cycle({"a": {"a"}}) == ["a", "a"]
+
+
+def test_graph_counts_the_packages_an_import_runs():
+    graph = _graph_of(
+        {
+            "pkg.__init__": "from .core import f\n",
+            "pkg.core.__init__": "from ._impl import f\n",
+            "pkg.core._impl": "from ..util import helper\n",  # runs pkg.util too
+            "pkg.util.__init__": "from pkg.core import f\n",  # a circle through packages
+            "pkg.util.helper": "",
+        }
+    )
+    assert graph["pkg.core._impl"] == {"pkg.util", "pkg.util.helper"}
+    assert "pkg" not in graph["pkg.core._impl"]  # already running
+    assert _find_cycle(graph) is not None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from sklearn.metrics._scorer import _SCORERS",
+        "import sklearn.metrics._scorer",
+        "from sklearn.metrics import _scorer",
+        "import sklearn\nx = sklearn.metrics._scorer",
+        "import sklearn.metrics as m\nx = m._scorer._SCORERS",
+        "from sklearn import metrics\nx = getattr(metrics, '_scorer')",
+        "def f(scorer):\n    return scorer._score_func",
+        "def f(metric):\n    return getattr(metric, '_skl_parameter_constraints', None)",
+        "class S(Base):\n    def _score(self, method_caller, estimator, X, y_true, **kw):\n"
+        "        pass",
+        "def f():\n    from sklearn.utils._param_validation import validate_params",
+    ],
+)
+def test_private_sklearn_checker_flags(source):
+    assert _private_sklearn_uses(source)
+
+
+def test_private_sklearn_checker_passes_public_use():
+    source = """
+        import numpy as np
+        import sklearn
+        from sklearn.metrics import make_scorer
+        from sklearn.utils import Bunch
+        from ..utils._sklearn_compat import validate_params
+
+        class Scorer:
+            def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
+                return self._own_helper(sklearn.get_config())
+    """
+    assert _private_sklearn_uses(textwrap.dedent(source)) == []
