@@ -66,7 +66,7 @@ def _valid_value(constraints):
         return 1
     constraint = make_constraint(constraints[0])
     candidates = [np.array([0.0, 1.0]), True, 1, 0.5, 2, 10, None, LogisticRegression()]
-    candidates.append(compute_bin_stats([0, 1], [0.2, 0.7]))
+    candidates += [compute_bin_stats([0, 1], [0.2, 0.7]), "ece"]
     candidates += sorted(getattr(constraint, "options", ()), key=str)
     for value in candidates:
         if constraint.is_satisfied_by(value):

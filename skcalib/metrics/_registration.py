@@ -29,6 +29,7 @@ from ..utils._sklearn_compat import (
     SklearnCompatibilityWarning,
     add_scorer_names,
     remove_scorer_names,
+    validate_params,
 )
 from ._calibration import expected_calibration_error
 from ._guard import scorer_misuse_message
@@ -116,6 +117,7 @@ def _register():
     return registered_scorer_names()
 
 
+@validate_params({}, prefer_skip_nested_validation=False)  # it runs sklearn's checks
 def register_scorers():
     """Make skcalib's scorer names valid ``scoring=`` strings in scikit-learn.
 
@@ -155,11 +157,24 @@ def register_scorers():
         return []
 
 
+@validate_params({}, prefer_skip_nested_validation=False)  # it runs sklearn's checks
 def unregister_scorers():
     """Undo :func:`register_scorers`: remove skcalib's names from scikit-learn.
 
     The names of scikit-learn itself are left as they are; scorer objects from
     :func:`get_scorer` keep working.  :func:`register_scorers` registers them again.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import get_scorer_names as sklearn_names
+    >>> from skcalib.metrics import register_scorers, unregister_scorers
+    >>> unregister_scorers()
+    >>> "ece" in sklearn_names()
+    False
+    >>> "ece" in register_scorers()
+    True
+    >>> "ece" in sklearn_names()
+    True
     """
     names = set(_REGISTERED)
     _REGISTERED.clear()

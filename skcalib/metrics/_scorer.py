@@ -56,6 +56,7 @@ from ..utils._sklearn_compat import (
     build_scorer,
     parameter_constraints,
     validate_parameter_constraints,
+    validate_params,
 )
 from ._calibration import (
     adaptive_calibration_error,
@@ -69,8 +70,7 @@ from ._calibration import (
 from ._guard import add_metric_scorer_names, scorer_misuse_message, scorer_names_for_metric
 from ._information_criteria import importance_sampling_cross_validation, negative_waic
 from ._members import check_member_ensemble, member_log_likelihood
-from ._regression import crps_normal
-from ._regression_nll import normal_negative_log_likelihood
+from ._regression import crps_normal, normal_negative_log_likelihood
 from ._scoring_rules import brier_score, negative_log_likelihood
 
 __all__ = ["get_scorer", "get_scorer_names"]
@@ -197,8 +197,9 @@ _DATA_ARGS = frozenset(
 )
 
 
+@validate_params({}, prefer_skip_nested_validation=True)
 def get_scorer_names():
-    """Names of all skcalib scorers.
+    """Return the names of all skcalib scorers.
 
     Each name works with :func:`get_scorer` and, after ``import skcalib``, as a
     ``scoring=`` string in scikit-learn, except ``"neg_brier_score"``: scikit-learn
@@ -377,8 +378,9 @@ def is_skcalib_metric(obj):
     )
 
 
+@validate_params({"scoring": [str, callable, None]}, prefer_skip_nested_validation=False)
 def get_scorer(scoring, **options):
-    """A scikit-learn scorer from a skcalib (or scikit-learn) scorer name.
+    """Return a scikit-learn scorer from a skcalib (or scikit-learn) scorer name.
 
     Parameters
     ----------

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import metrics as _metrics
+from ..metrics._validation import check_classification_input
 from ..utils._sklearn_compat import Interval, validate_params
 
 __all__ = ["CalibrationReport", "MetricColumn", "calibration_report"]
@@ -485,7 +486,7 @@ def calibration_report(
         y_m = _per_model(y_true, m, "y_true")
         sw_m = _per_model(sample_weight, m, "sample_weight")
         try:
-            data = _metrics.check_classification_input(
+            data = check_classification_input(
                 y_m,
                 probas[m],
                 sample_weight=sw_m,

@@ -107,7 +107,21 @@ __all__ = [
 
 
 class SklearnCompatibilityWarning(UserWarning):
-    """The installed scikit-learn differs from what skcalib's compatibility layer knows."""
+    """The installed scikit-learn differs from what skcalib's compatibility layer knows.
+
+    Emitted once, by :func:`skcalib.metrics.register_scorers`, when the scorer names
+    could not be registered; scorer objects from :func:`skcalib.metrics.get_scorer`
+    work regardless.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from skcalib.utils import SklearnCompatibilityWarning
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", SklearnCompatibilityWarning)
+    ...     issubclass(SklearnCompatibilityWarning, UserWarning)
+    True
+    """
 
 
 def parameter_constraints(func):
