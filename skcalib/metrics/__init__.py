@@ -1,7 +1,9 @@
 """skcalib.metrics: the one core metrics module of skcalib.
 
-Calibration errors, reliability curves and the binning core they share.  This package
-depends on nothing else in skcalib; everything else in skcalib depends on it.
+Calibration errors, reliability curves and the binning core they share, proper scoring
+rules, information criteria and the scorers.  Within skcalib this package depends only
+on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
+everything else in skcalib depends on it.
 """
 
 from ._binning import BinStats, compute_bin_stats, quantile_bin_edges, uniform_bin_edges
