@@ -756,6 +756,39 @@ def compute_bin_stats(
     >>> stats.prob_true
     array([[0., 1.]])
     """
+    return stats_of_input(
+        y_true,
+        y_proba,
+        n_bins=n_bins,
+        strategy=strategy,
+        multiclass=multiclass,
+        threshold=threshold,
+        bins=bins,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        weight_sq=True,
+    )
+
+
+def stats_of_input(
+    y_true,
+    y_proba,
+    *,
+    n_bins,
+    strategy,
+    multiclass,
+    threshold=0.0,
+    bins=None,
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+    gap_only=False,
+    weight_sq=False,
+):
+    """Validate raw data and bin it; the probability values are checked in the binning
+    pass.  The one entry point of the public binned functions (options already
+    validated by their ``validate_params``)."""
     edges = None if bins is None else check_bin_edges(bins)
     n_bins = check_n_bins(n_bins)
     data = check_classification_input(
@@ -773,5 +806,6 @@ def compute_bin_stats(
         strategy=strategy,
         bins=edges,
         threshold=threshold,
-        weight_sq=True,
+        gap_only=gap_only,
+        weight_sq=weight_sq,
     )

@@ -19,12 +19,9 @@ from ._binning import (
     STRATEGIES,
     BinStats,
     GapSums,
-    bin_stats,
-    check_bin_edges,
-    check_n_bins,
+    stats_of_input,
 )
 from ._guard import scorer_misuse_guard
-from ._validation import check_classification_input
 
 __all__ = [
     "adaptive_calibration_error",
@@ -153,46 +150,8 @@ def _check_debias(debias, norm):
         raise ValueError(f"debias=True requires norm='l2', got norm={norm!r}")
 
 
-def _stats(
-    y_true,
-    y_proba,
-    *,
-    n_bins,
-    strategy,
-    multiclass,
-    threshold=0.0,
-    bins=None,
-    sample_weight,
-    labels,
-    pos_label,
-    gap_only=False,
-    weight_sq=False,
-):
-    """Validate the data and bin it (values checked in the binning pass)."""
-    edges = None if bins is None else check_bin_edges(bins)
-    n_bins = check_n_bins(n_bins)
-    data = check_classification_input(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        check_values=False,
-    )
-    return bin_stats(
-        data,
-        multiclass=multiclass,
-        n_bins=n_bins,
-        strategy=strategy,
-        bins=edges,
-        threshold=threshold,
-        gap_only=gap_only,
-        weight_sq=weight_sq,
-    )
-
-
 def _binned_error(y_true, y_proba, *, norm, debias=False, **options):
-    stats = _stats(y_true, y_proba, gap_only=norm == "l1", weight_sq=debias, **options)
+    stats = stats_of_input(y_true, y_proba, gap_only=norm == "l1", weight_sq=debias, **options)
     return _error(stats, norm, debias)
 
 
@@ -881,7 +840,7 @@ def reliability_curve(
     >>> curve.bin_count
     array([2., 2.])
     """
-    stats = _stats(
+    stats = stats_of_input(
         y_true,
         y_proba,
         n_bins=n_bins,
