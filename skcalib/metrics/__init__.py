@@ -1,8 +1,9 @@
 """skcalib.metrics: the one core metrics module of skcalib.
 
 Calibration errors, reliability curves and the binning core they share, proper scoring
-rules, information criteria and the scorers.  Within skcalib this package depends only
-on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
+rules, information criteria, selective prediction (rejection curves, risk-coverage areas,
+oracle-collaborative accuracy, uncertainty AUC) and the scorers.  Within skcalib this
+package depends only on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
 everything else in skcalib depends on it.
 """
 
@@ -39,6 +40,16 @@ from ._scoring_rules import (
     negative_log_likelihood,
     score_decomposition,
 )
+from ._selective import (
+    area_under_generalized_risk_coverage,
+    area_under_risk_coverage,
+    excess_area_under_risk_coverage,
+    oracle_collaborative_accuracy,
+    out_of_distribution_auc,
+    rejection_curve,
+    risk_at_coverage,
+    uncertainty_auc,
+)
 
 __all__ = [
     "get_scorer",
@@ -74,4 +85,13 @@ __all__ = [
     "static_calibration_error",
     "thresholded_adaptive_calibration_error",
     "uniform_bin_edges",
+    # selective prediction and uncertainty AUC
+    "area_under_generalized_risk_coverage",
+    "area_under_risk_coverage",
+    "excess_area_under_risk_coverage",
+    "oracle_collaborative_accuracy",
+    "out_of_distribution_auc",
+    "rejection_curve",
+    "risk_at_coverage",
+    "uncertainty_auc",
 ]

@@ -72,6 +72,7 @@ from ._information_criteria import importance_sampling_cross_validation, negativ
 from ._members import check_member_ensemble, member_log_likelihood
 from ._regression import crps_normal, normal_negative_log_likelihood
 from ._scoring_rules import brier_score, negative_log_likelihood
+from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
 
 __all__ = ["get_scorer", "get_scorer_names"]
 
@@ -163,6 +164,15 @@ _SPECS = (
     # proper scoring rules
     _Spec("neg_brier_score", "brier", brier_score, "proba"),
     _Spec("neg_negative_log_likelihood", "nll", negative_log_likelihood, "proba"),
+    # selective prediction: AURC is a loss (negated), OCA an accuracy (as it is)
+    _Spec("neg_area_under_risk_coverage", "aurc", area_under_risk_coverage, "proba"),
+    _Spec(
+        "oracle_collaborative_accuracy",
+        "oca",
+        oracle_collaborative_accuracy,
+        "proba",
+        True,
+    ),
     # ensembles: log predictive densities, higher is better, not negated
     _Spec(
         "importance_sampling_cross_validation",
@@ -193,7 +203,16 @@ del _s
 
 # arguments that are data, never options of a scorer
 _DATA_ARGS = frozenset(
-    {"y_true", "y_proba", "y_pred", "y_proba_members", "y_mean", "y_std", "sample_weight"}
+    {
+        "y_true",
+        "y_proba",
+        "y_pred",
+        "y_proba_members",
+        "y_mean",
+        "y_std",
+        "sample_weight",
+        "uncertainty",  # per-sample data of the selective-prediction metrics
+    }
 )
 
 
