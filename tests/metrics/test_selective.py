@@ -504,7 +504,7 @@ def test_auc_undefined_without_errors_or_without_correct_predictions():
         out_of_distribution_auc(P, None, uncertainty_out=[0.1, np.nan])
     with pytest.raises(ValueError, match="sample_weight_out must be non-negative"):
         out_of_distribution_auc(P, P, sample_weight_out=[1, -1, 1])
-    with pytest.raises(ValueError, match="needs in- and out-of-distribution samples"):
+    with pytest.raises(ValueError, match="sample_weight_out sums to zero"):
         out_of_distribution_auc(P, P, sample_weight_out=[0, 0, 0])
 
 
