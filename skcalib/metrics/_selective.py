@@ -145,42 +145,57 @@ def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label
 def _tie_groups(r: _Ranked):
     """Cumulative kept mass and kept errors at the end of each tie group.
 
-    Returns ``(value, mass, errors)``, each of shape (n_groups,), ordered from the most
-    confident group to the least confident one: ``value`` is the group's score,
-    ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of the
-    groups ``0..g`` (the predictions kept by a threshold at group ``g``).
+    Returns ``(value, mass, errors)``, float64 arrays of shape (n_groups,), ordered from
+    the most confident group to the least confident one: ``value`` is the group's
+    score, ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of
+    the groups ``0..g`` (the predictions kept by a threshold at group ``g``).
     """
     score, wrong, sw = r.score, r.wrong, r.sw
-    n = score.shape[0]
     s64 = score.astype(np.float64, copy=False)
     if sw is None and s64.min() >= 0:
         # non-negative floats sort as their bit patterns; the shift frees the lowest bit
-        # for the error indicator (and maps -0.0 to the key of +0.0)
+        # for the error indicator (and maps -0.0 to the key of +0.0).  One np.sort of
+        # the packed keys orders the scores and the errors together: no argsort, no
+        # gather.
         key = s64.view(np.uint64) << np.uint64(1)
         key |= wrong.view(np.uint8)
         key.sort()
         if r.confident_high:
             key = key[::-1]
-        bits = key >> np.uint64(1)
-        ends = np.flatnonzero(bits[1:] != bits[:-1])
-        ends = np.append(ends, n - 1)
-        err = np.cumsum(key & np.uint64(1), dtype=np.int64)
-        value = bits[ends].view(np.float64)
-        return value, (ends + 1).astype(np.float64), err[ends].astype(np.float64)
+        errors = np.cumsum(key & np.uint64(1), dtype=np.float64)  # exact below 2**53
+        key >>= np.uint64(1)  # the scores' bits (in place; a view when reversed)
+        ends = _group_ends(key)
+        if ends is None:  # no ties
+            return key.view(np.float64), np.arange(1.0, key.shape[0] + 1.0), errors
+        return key[ends].view(np.float64), ends + 1.0, errors[ends]
     order = np.argsort(s64)
     if r.confident_high:
         order = order[::-1]
     vs = s64[order]
-    ends = np.append(np.flatnonzero(vs[1:] != vs[:-1]), n - 1)
     ws = wrong[order]
+    ends = _group_ends(vs)
     if sw is None:
-        mass = (ends + 1).astype(np.float64)
-        err = np.cumsum(ws, dtype=np.int64)[ends].astype(np.float64)
+        errors = np.cumsum(ws, dtype=np.float64)
+        mass = np.arange(1.0, vs.shape[0] + 1.0) if ends is None else ends + 1.0
     else:
         w = sw[order]
-        mass = np.cumsum(w)[ends]
-        err = np.cumsum(np.where(ws, w, 0.0))[ends]
-    return vs[ends] + 0.0, mass, err
+        mass = np.cumsum(w)
+        w[~ws] = 0.0  # w is a fresh copy: the weights of the errors
+        errors = np.cumsum(w)
+        if ends is not None:
+            mass = mass[ends]
+    if ends is None:
+        return vs + 0.0, mass, errors
+    return vs[ends] + 0.0, mass, errors[ends]
+
+
+def _group_ends(sorted_values):
+    """Index of the last element of each run of equal values; None if all distinct."""
+    new = sorted_values[1:] != sorted_values[:-1]
+    if new.all():
+        return None
+    ends = np.flatnonzero(new)
+    return np.append(ends, sorted_values.shape[0] - 1)
 
 
 def _errors_at(mass, errors, t):
@@ -293,23 +308,27 @@ def rejection_curve(
     """
     r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
     value, mass, errors = _tie_groups(r)
-    total = mass[-1]
+    total = float(mass[-1])
+    correct_total = total - float(errors[-1])
     kept = mass[::-1]
-    err = errors[::-1]
-    correct_total = total - errors[-1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        accuracy = np.clip(1.0 - err / kept, 0.0, 1.0)
-        oracle = np.minimum(correct_total, kept) / kept
+    # in-place passes over fresh arrays (the curve has up to n_samples points)
+    accuracy = np.divide(errors[::-1], kept)
+    np.subtract(1.0, accuracy, out=accuracy)
+    np.clip(accuracy, 0.0, 1.0, out=accuracy)
+    oracle = np.minimum(kept, correct_total)
+    np.divide(oracle, kept, out=oracle)
+    coverage = np.divide(kept, total)
+    np.clip(coverage, 0.0, 1.0, out=coverage)
+    rejected = np.subtract(1.0, coverage)
     thresholds = value[::-1]
-    if r.confident_high:
-        thresholds = 1.0 - thresholds
+    thresholds = np.subtract(1.0, thresholds) if r.confident_high else thresholds.copy()
     return Bunch(
-        fraction_rejected=np.clip((total - kept) / total, 0.0, 1.0),
+        fraction_rejected=rejected,
         accuracy=accuracy,
-        oracle_accuracy=np.clip(oracle, 0.0, 1.0),
-        coverage=np.clip(kept / total, 0.0, 1.0),
+        oracle_accuracy=oracle,
+        coverage=coverage,
         thresholds=thresholds,
-        base_accuracy=_as_unit(1.0 - errors[-1] / total),
+        base_accuracy=_as_unit(correct_total / total),
     )
 
 
