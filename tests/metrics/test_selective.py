@@ -551,3 +551,16 @@ def test_scorer_options_validated():
         cross_val_score(
             GaussianNB(), *load_iris(return_X_y=True), scoring=M.area_under_risk_coverage
         )
+
+
+def test_aurc_scorer_on_string_binary_labels():
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[::3, :5], np.array(["malignant", "benign"])[y[::3]]
+    cv = KFold(3, shuffle=True, random_state=1)
+    clf = GaussianNB()
+    scores = cross_val_score(clf, X, y, cv=cv, scoring="aurc")
+    for score, (train, test) in zip(scores, cv.split(X), strict=True):
+        proba = clf.fit(X[train], y[train]).predict_proba(X[test])
+        assert score == pytest.approx(-area_under_risk_coverage(y[test], proba), abs=1e-15)
