@@ -93,20 +93,15 @@ class _Ranked:
     the removal of the zero weights).
     """
 
-    def __init__(self, score, confident_high, wrong, sw, conf):
+    def __init__(self, score, confident_high, wrong, sw):
         self.score = score
         self.confident_high = confident_high
         self.wrong = wrong
         self.sw = sw
-        self.conf = conf
 
     @property
     def total(self):
         return float(self.wrong.shape[0] if self.sw is None else self.sw.sum())
-
-    def uncertainty(self):
-        """The uncertainty score (higher = less sure) of each sample."""
-        return 1.0 - self.score if self.confident_high else self.score
 
 
 def _check_uncertainty(uncertainty, n, name="uncertainty"):
@@ -133,8 +128,8 @@ def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label
     sw = data.sample_weight
     if sw is not None and not (sw > 0).all():  # weight 0 = removal
         keep = sw > 0
-        score, wrong, sw, conf = score[keep], wrong[keep], sw[keep], conf[keep]
-    return _Ranked(score, confident_high, wrong, sw, conf)
+        score, wrong, sw = score[keep], wrong[keep], sw[keep]
+    return _Ranked(score, confident_high, wrong, sw)
 
 
 # --------------------------------------------------------------------------------------
