@@ -34,6 +34,7 @@ equal-width edges (all its bins are empty).
 from __future__ import annotations
 
 import numbers
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +42,7 @@ import numpy as np
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._validation import (
     ClassificationInput,
+    RowCheck,
     _as_float,
     _to_numpy,
     check_classification_input,
@@ -48,6 +50,7 @@ from ._validation import (
     check_proba_values,
     check_sample_weight,
     iter_row_chunks,
+    rows_per_chunk,
 )
 
 __all__ = [
@@ -456,15 +459,19 @@ def _top_label_conf_outcome(data, check):
         return conf, outcome
     k = P.shape[1]
     conf = np.empty(n, dtype=P.dtype)
-    outcome = np.empty(n, dtype=bool)
-    for start, stop in iter_row_chunks(n, k * P.itemsize):
-        c = P[start:stop]
-        if check:
-            check_proba_chunk(c, start)
-        am = c.argmax(axis=1)
-        conf[start:stop] = np.take_along_axis(c, am[:, None], axis=1)[:, 0]
-        np.equal(am, data.y[start:stop], out=outcome[start:stop])
-    return conf, outcome
+    pred = np.empty(n, dtype=np.intp)
+    rows = np.arange(min(n, rows_per_chunk(k * P.itemsize)))
+    # argmax and maximum cannot fail on invalid values, so the value check is fused into
+    # this pass (RowCheck): each chunk is read from memory once, by the argmax, and the
+    # check's row sums and minimum read it again from cache
+    with RowCheck(P) if check else nullcontext() as checker:
+        for start, stop in iter_row_chunks(n, k * P.itemsize):
+            c = P[start:stop]
+            am = np.argmax(c, axis=1, out=pred[start:stop])  # reads the chunk from memory
+            conf[start:stop] = c[rows[: stop - start], am]
+            if check:
+                checker.update(c, start)  # reads it from cache
+    return conf, np.equal(pred, data.y)
 
 
 def _fold(a, n_bins):
