@@ -459,19 +459,22 @@ def _top_label_conf_outcome(data, check):
         return conf, outcome
     k = P.shape[1]
     conf = np.empty(n, dtype=P.dtype)
-    pred = np.empty(n, dtype=np.intp)
+    outcome = np.empty(n, dtype=bool)
     rows = np.arange(min(n, rows_per_chunk(k * P.itemsize)))
+    pred = np.empty(rows.shape[0], dtype=np.intp)
     # argmax and maximum cannot fail on invalid values, so the value check is fused into
     # this pass (RowCheck): each chunk is read from memory once, by the argmax, and the
     # check's row sums and minimum read it again from cache
     with RowCheck(P) if check else nullcontext() as checker:
         for start, stop in iter_row_chunks(n, k * P.itemsize):
             c = P[start:stop]
-            am = np.argmax(c, axis=1, out=pred[start:stop])  # reads the chunk from memory
-            conf[start:stop] = c[rows[: stop - start], am]
+            m = stop - start
+            am = np.argmax(c, axis=1, out=pred[:m])  # reads the chunk from memory
+            conf[start:stop] = c[rows[:m], am]
+            np.equal(am, data.y[start:stop], out=outcome[start:stop])
             if check:
-                checker.update(c, start)  # reads it from cache
-    return conf, np.equal(pred, data.y)
+                checker.update(c)  # reads it from cache
+    return conf, outcome
 
 
 def _fold(a, n_bins):
@@ -513,7 +516,7 @@ def _accumulate_1d(conf, outcome, sw, edges, threshold, *, check, gap_only, weig
             sum_gap += np.bincount(b, weights=g, minlength=size + 1)[:size]
             continue
         b2 = b << 1  # (bin, outcome) cell; removed values land at >= trash
-        b2 += o
+        np.add(b2, o, out=b2, casting="unsafe")  # o of any integer dtype (uint64 too)
         cnt = np.bincount(b2, weights=w, minlength=trash + 1)
         count += cnt[0:trash:2] + cnt[1:trash:2]
         sum_true += cnt[1:trash:2]

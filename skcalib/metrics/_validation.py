@@ -487,8 +487,9 @@ class RowCheck:
 
     For kernels whose work on a chunk cannot fail on invalid values (an argmax, a
     maximum): inside the ``with`` block, :meth:`update` records each chunk's minimum
-    and row sums while the chunk is in cache; on leaving the block every row sum is
-    checked in one vectorised step, and on failure the whole array is checked again by
+    and row sums while the chunk is in cache; the row sums are compared with 1 in
+    vectorised steps of :attr:`BUFFER_ROWS` rows and on leaving the block, and on
+    failure the whole array is checked again by
     :func:`check_proba_values` to name the first bad entry.  The result is the same
     check as :func:`check_proba_chunk` (same tolerance, same messages) at the cost of
     two in-cache passes per chunk and no per-chunk set-up.  Floating-point warnings of
@@ -499,13 +500,17 @@ class RowCheck:
     >>> P = np.array([[0.2, 0.8], [0.5, 0.5]])
     >>> with RowCheck(P) as check:
     ...     for start, stop in iter_row_chunks(P.shape[0], P.shape[1] * P.itemsize):
-    ...         check.update(P[start:stop], start)
+    ...         check.update(P[start:stop])
     """
+
+    #: rows whose sums are kept before they are compared with 1 (bounds the memory)
+    BUFFER_ROWS = 1 << 16
 
     def __init__(self, P):
         self._P = P
         self._ones = _ones(P.shape[1], P.dtype)
-        self._row_sums = np.empty(P.shape[0], dtype=P.dtype)
+        self._row_sums = np.empty(min(P.shape[0], self.BUFFER_ROWS), dtype=P.dtype)
+        self._filled = 0
         self._ok = True
         self._errstate = np.errstate(all="ignore")
 
@@ -513,17 +518,29 @@ class RowCheck:
         self._errstate.__enter__()
         return self
 
-    def update(self, chunk, start):
-        """Record the minimum and the row sums of ``chunk`` (rows ``start:``)."""
-        np.matmul(chunk, self._ones, out=self._row_sums[start : start + chunk.shape[0]])
+    def update(self, chunk):
+        """Record the minimum and the row sums of ``chunk``, the next rows of the array."""
+        m = chunk.shape[0]
+        if self._filled + m > self._row_sums.shape[0]:
+            self._flush()
+            if m > self._row_sums.shape[0]:
+                self._row_sums = np.empty(m, dtype=self._row_sums.dtype)
+        np.matmul(chunk, self._ones, out=self._row_sums[self._filled : self._filled + m])
+        self._filled += m
         if not chunk.min() >= 0:  # NaN or a negative entry
             self._ok = False
 
+    def _flush(self):
+        self._ok = self._ok and _sums_ok(self._row_sums[: self._filled])
+        self._filled = 0
+
     def __exit__(self, exc_type, exc, tb):
         self._errstate.__exit__(exc_type, exc, tb)
-        if exc_type is None and not (self._ok and _sums_ok(self._row_sums)):
-            check_proba_values(self._P)  # raises, naming the first bad entry
-            raise ValueError("y_proba contains invalid probabilities")  # pragma: no cover
+        if exc_type is None:
+            self._flush()
+            if not self._ok:
+                check_proba_values(self._P)  # raises, naming the first bad entry
+                raise ValueError("y_proba contains invalid probabilities")  # pragma: no cover
         return False
 
 

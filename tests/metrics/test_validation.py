@@ -257,3 +257,22 @@ def test_top_label_fused_check_accepts_float32_precision_rows():
         ),
         rtol=1e-12,
     )
+
+
+def test_row_check_flushes_its_row_sums_buffer(monkeypatch):
+    # the fused check keeps a bounded buffer of row sums: a bad row in any buffer
+    # fill (first, middle, last, and a chunk larger than the buffer) is caught
+    from skcalib.metrics._validation import RowCheck
+
+    monkeypatch.setattr(RowCheck, "BUFFER_ROWS", 7)
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 4, 1_000)
+    for bad in (0, 6, 7, 500, 999):
+        P = rng.dirichlet(np.ones(4), size=1_000)
+        P[bad] *= 1.01
+        with pytest.raises(ValueError, match=f"row {bad} sums to"):
+            expected_calibration_error(y, P, multiclass="top_label")
+    P = rng.dirichlet(np.ones(4), size=1_000)
+    got = expected_calibration_error(y, P, multiclass="top_label")  # no false alarm
+    monkeypatch.undo()
+    assert got == expected_calibration_error(y, P, multiclass="top_label")
