@@ -3,40 +3,19 @@
 Each row: median time of the skcalib call (input validation included) as a ratio to a
 "floor" -- ``np.argsort`` of the confidences, the one sort that ranking the predictions
 needs -- and the peak extra memory (tracemalloc) as a fraction of the input size.  The
-times are the *minimum* over the repetitions (of the call and of the floor alike): on a
-shared machine the minimum is the least noisy estimate of the cost of a sort-bound call.  The
+call and the floor run alternately and each keeps its *minimum* time over the
+repetitions (``_common.report``): on a shared machine the minimum is the run least
+disturbed by other load.  The
 metrics sort once (without weights: one ``np.sort`` of keys packing the score and the
 error bit; with weights: one ``np.argsort``) and then make linear passes.
 
 Run: python benchmarks/bench_selective.py [--quick] [--repeat N]
 """
 
-import time
-
-import _common
 import numpy as np
-from _common import parse_args
+from _common import parse_args, report
 
 from skcalib.metrics import area_under_risk_coverage, rejection_curve
-
-
-def _min_time(func, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def report(*args, **kwargs):
-    """``_common.report`` with the minimum time over the repetitions."""
-    median = _common.median_time
-    _common.median_time = _min_time
-    try:
-        return _common.report(*args, **kwargs)
-    finally:
-        _common.median_time = median
 
 
 def main():
