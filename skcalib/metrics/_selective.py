@@ -147,7 +147,8 @@ def _tie_groups(r: _Ranked):
     """
     score, wrong, sw = r.score, r.wrong, r.sw
     s64 = score.astype(np.float64, copy=False)
-    if sw is None and s64.min() >= 0:
+    # validated probabilities (the default score) are never negative
+    if sw is None and (r.confident_high or s64.min() >= 0):
         # non-negative floats sort as their bit patterns; the shift frees the lowest bit
         # for the error indicator (and maps -0.0 to the key of +0.0).  One np.sort of
         # the packed keys orders the scores and the errors together: no argsort, no
@@ -309,11 +310,11 @@ def rejection_curve(
     # in-place passes over fresh arrays (the curve has up to n_samples points)
     accuracy = np.divide(errors[::-1], kept)
     np.subtract(1.0, accuracy, out=accuracy)
-    np.clip(accuracy, 0.0, 1.0, out=accuracy)
+    if r.sw is not None:  # sums of weights in different orders: rounding
+        np.clip(accuracy, 0.0, 1.0, out=accuracy)
     oracle = np.minimum(kept, correct_total)
     np.divide(oracle, kept, out=oracle)
-    coverage = np.divide(kept, total)
-    np.clip(coverage, 0.0, 1.0, out=coverage)
+    coverage = np.divide(kept, total)  # <= 1: the cumulative mass never decreases
     rejected = np.subtract(1.0, coverage)
     thresholds = value[::-1]
     thresholds = np.subtract(1.0, thresholds) if r.confident_high else thresholds.copy()
@@ -329,8 +330,10 @@ def rejection_curve(
 
 def _aurc(mass, errors):
     total = mass[-1]
-    dm = np.diff(mass, prepend=0.0)
-    return _as_unit(float(np.dot(dm, errors / mass)) / total)
+    risk = np.divide(errors, mass)
+    if total == mass.shape[0] and mass[0] == 1:  # unweighted, no ties: unit steps
+        return _as_unit(float(risk.sum()) / total)
+    return _as_unit(float(np.dot(np.diff(mass, prepend=0.0), risk)) / total)
 
 
 @scorer_misuse_guard
