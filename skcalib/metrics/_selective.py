@@ -158,7 +158,9 @@ def _tie_groups(r: _Ranked):
         key.sort()
         if r.confident_high:
             key = key[::-1]
-        errors = np.cumsum(key & np.uint64(1), dtype=np.float64)  # exact below 2**53
+        errors = key & np.uint64(1)
+        np.cumsum(errors, out=errors)  # integer cumsum (a float one is slower)
+        errors = errors.astype(np.float64)  # exact below 2**53
         key >>= np.uint64(1)  # the scores' bits (in place; a view when reversed)
         ends = _group_ends(key)
         if ends is None:  # no ties
