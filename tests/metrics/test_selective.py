@@ -564,3 +564,17 @@ def test_aurc_scorer_on_string_binary_labels():
     for score, (train, test) in zip(scores, cv.split(X), strict=True):
         proba = clf.fit(X[train], y[train]).predict_proba(X[test])
         assert score == pytest.approx(-area_under_risk_coverage(y[test], proba), abs=1e-15)
+
+
+def test_signed_zeros_are_one_tie_group():
+    y, P = _data(20, n=40)
+    u = np.round(np.random.default_rng(20).random(40) * 3) / 3
+    u_signed = u.copy()
+    u_signed[np.flatnonzero(u == 0)[::2]] = -0.0
+    assert np.signbit(u_signed).any()
+    for metric in SCALARS.values():
+        assert metric(y, P, uncertainty=u_signed) == metric(y, P, uncertainty=u)
+    assert_array_equal(
+        rejection_curve(y, P, uncertainty=u_signed).accuracy,
+        rejection_curve(y, P, uncertainty=u).accuracy,
+    )
