@@ -7,6 +7,8 @@ draws, sets ``ax_``, ``figure_`` and the artists, and returns the display.  matp
 is imported only when something is drawn.
 """
 
+from ._histogram import ConfidenceHistogramDisplay
+from ._pit import PITDisplay
 from ._reliability import ReliabilityDisplay
 
-__all__ = ["ReliabilityDisplay"]
+__all__ = ["ConfidenceHistogramDisplay", "PITDisplay", "ReliabilityDisplay"]

@@ -36,9 +36,7 @@ def new_figure(nrows=1, ncols=1, **kwargs):
 
 def check_kind(kind, options, name="kind"):
     if kind not in options:
-        raise ValueError(
-            f"{name} must be one of {', '.join(map(repr, options))}, got {kind!r}"
-        )
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got {kind!r}")
 
 
 def estimator_name(estimator):
@@ -58,8 +56,7 @@ def classifier_proba(estimator, X, caller):
         )
     if not hasattr(estimator, "predict_proba"):
         raise ValueError(
-            f"{caller} needs a classifier with predict_proba; "
-            f"{type(estimator).__name__} has none"
+            f"{caller} needs a classifier with predict_proba; {type(estimator).__name__} has none"
         )
     check_is_fitted(estimator)
     return estimator.predict_proba(X), np.asarray(estimator.classes_)

@@ -319,6 +319,8 @@ class ReliabilityDisplay:
         panels = self._panels()
         n = len(panels)
         show_histogram = show_histogram or hist_ax is not None
+        if ax is None and hist_ax is not None:
+            raise ValueError("hist_ax needs ax: pass the Axes of the diagram too")
         if ax is None:
             axes, hist_axes = _new_axes(n, show_histogram)
         else:
@@ -660,9 +662,7 @@ class ReliabilityDisplay:
                         )
                     idx.append(hits[0])
                 idx = np.asarray(idx)
-            errors = np.array(
-                [calibration_error_from_bin_stats(_group(stats, g)) for g in idx]
-            )
+            errors = np.array([calibration_error_from_bin_stats(_group(stats, g)) for g in idx])
             disp = cls(
                 curve.prob_true[idx],
                 curve.prob_pred[idx],
