@@ -23,6 +23,26 @@ def check_matplotlib(caller):
         ) from exc
 
 
+def has_matplotlib():
+    """Whether matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def headless_figure(**kwargs):
+    """A :class:`matplotlib.figure.Figure` made directly: no pyplot, no GUI backend.
+
+    For files written by scripts and the command line, where no window may open and
+    no global pyplot state should be kept.
+    """
+    from matplotlib.figure import Figure
+
+    return Figure(**kwargs)
+
+
 def new_figure(nrows=1, ncols=1, **kwargs):
     """A new pyplot figure and its axes, with constrained layout.
 

@@ -282,9 +282,9 @@ def write_outputs(reports, out_dir):
         )
     written.append(json_path)
 
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    from ..display._base import has_matplotlib
+
+    if not has_matplotlib():
         return written, (
             "matplotlib is not installed, so no reliability diagram was drawn "
             "(pip install matplotlib)"
@@ -304,9 +304,9 @@ def save_reliability_diagram(report, path):
     :class:`~skcalib.display.ReliabilityDisplay` per model) on a
     :class:`matplotlib.figure.Figure` made directly (no pyplot, no GUI backend).
     """
-    from matplotlib.figure import Figure
+    from ..display._base import headless_figure
 
-    fig = Figure(figsize=(6.4, 7.6), layout="constrained")
+    fig = headless_figure(figsize=(6.4, 7.6), layout="constrained")
     ax, ax_count = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
     report.plot(ax=ax, hist_ax=ax_count)
     fig.savefig(path, dpi=100)
