@@ -17,22 +17,25 @@ from scipy.stats import binom
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, validate_params
-from ._binning import _uniform_edges, assign_bins, check_n_bins
-from ._validation import _check_real_array, _find_nonfinite, _to_numpy, check_sample_weight
+from ._binning import _uniform_edges, bin_index_unclipped, check_n_bins
+from ._validation import (
+    _check_real_array,
+    _find_nonfinite,
+    _to_numpy,
+    check_sample_weight,
+    iter_row_chunks,
+)
 
 __all__ = ["pit_histogram", "quantile_calibration_curve"]
 
 
 def _check_pit(pit_values, sample_weight):
-    """1-D finite PIT values in [0, 1] and validated weights (None or float64)."""
+    """1-D PIT array and validated weights (None or float64).
+
+    The values themselves are checked chunk by chunk by :func:`_check_pit_chunk`, in
+    the pass that counts them.
+    """
     pit = _check_real_array(pit_values, "pit_values")
-    _find_nonfinite(pit, "pit_values")
-    if not (pit.min() >= 0 and pit.max() <= 1):
-        bad = int(np.flatnonzero((pit < 0) | (pit > 1))[0])
-        raise ValueError(
-            f"pit_values must lie in [0, 1] (they are values of a CDF); "
-            f"pit_values[{bad}] = {float(pit[bad])!r}"
-        )
     if sample_weight is not None and not isinstance(sample_weight, numbers.Number):
         shape = np.shape(_to_numpy(sample_weight, "sample_weight"))
         if len(shape) == 1 and shape[0] != pit.shape[0]:
@@ -41,6 +44,29 @@ def _check_pit(pit_values, sample_weight):
             )
     sw = check_sample_weight(sample_weight, pit.shape[0])
     return pit, sw
+
+
+def _check_pit_chunk(chunk, start, pit):
+    """Raise a ValueError naming the first NaN, infinity or value outside [0, 1]."""
+    if chunk.min() >= 0 and chunk.max() <= 1:  # NaN fails both comparisons
+        return
+    _find_nonfinite(pit[start : start + chunk.shape[0]], "pit_values")
+    bad = start + int(np.flatnonzero((chunk < 0) | (chunk > 1))[0])
+    raise ValueError(
+        f"pit_values must lie in [0, 1] (they are values of a CDF); "
+        f"pit_values[{bad}] = {float(pit[bad])!r}"
+    )
+
+
+def _chunked_counts(pit, sw, n_cells, index):
+    """Weighted counts of ``index(chunk)`` over ``n_cells`` cells, one checked pass."""
+    counts = np.zeros(n_cells)
+    for start, stop in iter_row_chunks(pit.shape[0], pit.itemsize):
+        c = pit[start:stop]
+        _check_pit_chunk(c, start, pit)
+        w = None if sw is None else sw[start:stop]
+        counts += np.bincount(index(c), weights=w, minlength=n_cells)
+    return counts
 
 
 def _effective_size(sw, n):
@@ -138,8 +164,10 @@ def pit_histogram(pit_values, *, n_bins=10, confidence_level=0.95, sample_weight
     n_bins = check_n_bins(n_bins)
     pit, sw = _check_pit(pit_values, sample_weight)
     edges = _uniform_edges(n_bins)
-    b = assign_bins(pit, edges)
-    count = np.bincount(b, weights=sw, minlength=n_bins).astype(np.float64)
+    # the bin index of the binning core (right-closed bins, exact on the edges); values
+    # are in [0, 1], so the core's extra slot for values above 1 stays empty
+    count = _chunked_counts(pit, sw, n_bins + 1, lambda c: bin_index_unclipped(c, edges, True))
+    count = count[:n_bins]
     total = count.sum()
     density = count * (n_bins / total)
     n_eff = _effective_size(sw, pit.shape[0])
@@ -227,11 +255,16 @@ def quantile_calibration_curve(
         _find_nonfinite(tau, "levels")
         if not (tau.min() >= 0 and tau.max() <= 1):
             raise ValueError(f"levels must lie in [0, 1], got {tau.tolist()!r}")
-    order = np.argsort(pit, kind="stable")
-    sorted_pit = pit[order]
-    cum = np.cumsum(np.ones(pit.shape[0]) if sw is None else sw[order])
-    idx = np.searchsorted(sorted_pit, tau, side="right")  # number of values <= tau
-    below = np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
+    # one pass over the values, no sort: the number of (sorted) levels below each value,
+    # counted per level and accumulated: below[j] = weight of {i : pit_i <= levels[j]}
+    order = np.argsort(tau, kind="stable")
+    tau_sorted = tau[order]
+    counts = _chunked_counts(
+        pit, sw, tau.shape[0] + 1, lambda c: np.searchsorted(tau_sorted, c, side="left")
+    )
+    cum = np.cumsum(counts)
+    below = np.empty(tau.shape[0])
+    below[order] = cum[:-1]
     observed = np.minimum(below / cum[-1], 1.0)
     curve = Bunch(levels=tau, observed_frequency=observed)
     if confidence_level is not None:

@@ -159,3 +159,14 @@ def test_inputs_not_modified_and_float32():
     np.testing.assert_array_equal(pit, before)
     b = pit_histogram(pit.astype(np.float64), n_bins=2)
     np.testing.assert_array_equal(a.bin_count, b.bin_count)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_quantile_curve_matches_slow_loop(weighted):
+    rng = np.random.default_rng(5)
+    pit = np.round(rng.uniform(size=300), 2)  # ties with the levels
+    w = rng.uniform(0, 2, size=300) if weighted else np.ones(300)
+    levels = np.array([0.5, 0.1, 0.9, 0.1, 0.0, 1.0, 0.37])  # unsorted, repeated
+    curve = quantile_calibration_curve(pit, levels=levels, sample_weight=w if weighted else None)
+    slow = [sum(wi for v, wi in zip(pit, w, strict=True) if v <= t) / w.sum() for t in levels]
+    np.testing.assert_allclose(curve.observed_frequency, slow, rtol=1e-12)
