@@ -46,3 +46,24 @@ def test_the_checker_sees_lazy_imports():
     src = "def f():\n    import matplotlib.pyplot as plt\n    from mpl_toolkits import x\n"
     assert _plotting_imports(src) == ["matplotlib.pyplot", "mpl_toolkits"]
     assert _plotting_imports("from .matplotlib import x\nimport numpy") == []
+
+
+def test_display_depends_only_on_metrics_and_the_compat_layer():
+    from tests.test_architecture import _import_graph, _package_sources, _within
+
+    graph = _import_graph(_package_sources())
+    for module, targets in graph.items():
+        if not _within(module, "skcalib.display"):
+            continue
+        outside = {
+            t
+            for t in targets
+            if not any(_within(t, p) for p in ("skcalib.display", "skcalib.metrics"))
+            and not _within(t, "skcalib.utils")
+            and t != "skcalib"
+        }
+        assert not outside, f"{module} imports {sorted(outside)}"
+    # and metrics never depends on the displays
+    for module, targets in graph.items():
+        if _within(module, "skcalib.metrics"):
+            assert not any(_within(t, "skcalib.display") for t in targets), module
