@@ -277,3 +277,15 @@ def test_new_figure_comes_from_pyplot(binary):
     _, _, y, P = binary
     disp = ReliabilityDisplay.from_predictions(y, P[:, 1])
     assert plt.fignum_exists(disp.figure_.number)
+
+
+def test_pandas_and_float32_input(multiclass):
+    pd = pytest.importorskip("pandas")
+    clf, X, y, P = multiclass
+    ref = ReliabilityDisplay.from_predictions(y, P, n_bins=5, labels=clf.classes_)
+    frame = pd.DataFrame(P.astype(np.float32), columns=clf.classes_)
+    disp = ReliabilityDisplay.from_predictions(pd.Series(y), frame, n_bins=5, labels=clf.classes_)
+    np.testing.assert_allclose(disp.prob_true, ref.prob_true, rtol=1e-6, equal_nan=True)
+    np.testing.assert_array_equal(disp.bin_count, ref.bin_count)
+    ece32 = expected_calibration_error(y, P.astype(np.float32), n_bins=5, labels=clf.classes_)
+    assert disp.calibration_error == pytest.approx(ece32, rel=1e-12)
