@@ -128,7 +128,7 @@ class ConfidenceHistogramDisplay:
         if name is not None:
             hist_kw["label"] = name
         self.hist_ = ax.stairs(self.bin_fraction, self.bin_edges, **{**hist_kw, **kwargs})
-        acc_name = "Observed frequency" if binary else "Accuracy"
+        acc_name = f"Frequency of class {self.pos_label}" if binary else "Accuracy"
         conf_name = "Mean predicted probability" if binary else "Average confidence"
         self.accuracy_line_ = ax.axvline(
             self.accuracy,

@@ -65,6 +65,11 @@ def test_confidence_histogram_binary_auto_and_weights():
     assert disp.accuracy == pytest.approx(6 / 8)  # weighted frequency of "b"
     assert disp.confidence == pytest.approx(np.dot(w, p) / 8)
     assert disp.ax_.get_xlabel() == "Predicted probability of class b"
+    texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert texts == [
+        "Frequency of class b = 0.750",
+        f"Mean predicted probability = {disp.confidence:.3f}",
+    ]
     with pytest.raises(ValueError, match="multiclass"):
         ConfidenceHistogramDisplay.from_predictions(y, p, multiclass="classwise")
 

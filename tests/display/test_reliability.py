@@ -289,3 +289,16 @@ def test_pandas_and_float32_input(multiclass):
     np.testing.assert_array_equal(disp.bin_count, ref.bin_count)
     ece32 = expected_calibration_error(y, P.astype(np.float32), n_bins=5, labels=clf.classes_)
     assert disp.calibration_error == pytest.approx(ece32, rel=1e-12)
+
+
+def test_line_equals_sklearn_calibration_display(binary):
+    # the independent reference: scikit-learn's CalibrationDisplay on the same data
+    from sklearn.calibration import CalibrationDisplay
+
+    # (equal-width bins: sklearn's equal-mass edges interpolate with np.percentile)
+    _, _, y, P = binary
+    for n_bins in (5, 7, 10):
+        ours = ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=n_bins)
+        theirs = CalibrationDisplay.from_predictions(y, P[:, 1], n_bins=n_bins)
+        np.testing.assert_allclose(ours.line_.get_xdata(), theirs.line_.get_xdata(), rtol=1e-12)
+        np.testing.assert_allclose(ours.line_.get_ydata(), theirs.line_.get_ydata(), rtol=1e-12)
