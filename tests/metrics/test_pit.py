@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import norm
 
 from skcalib.metrics import pit_histogram, pit_normal, quantile_calibration_curve
@@ -170,3 +172,28 @@ def test_quantile_curve_matches_slow_loop(weighted):
     curve = quantile_calibration_curve(pit, levels=levels, sample_weight=w if weighted else None)
     slow = [sum(wi for v, wi in zip(pit, w, strict=True) if v <= t) / w.sum() for t in levels]
     np.testing.assert_allclose(curve.observed_frequency, slow, rtol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(
+        st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=0, max_size=30
+    ),
+    n_bins=st.integers(1, 12),
+)
+def test_any_input_gives_finite_values_or_a_value_error(values, n_bins):
+    for func, kwargs in (
+        (pit_histogram, {"n_bins": n_bins}),
+        (quantile_calibration_curve, {"confidence_level": 0.9}),
+    ):
+        try:
+            out = func(np.array(values, dtype=np.float64), **kwargs)
+        except ValueError as exc:
+            assert "pit_values" in str(exc)
+            continue
+        for key, value in out.items():
+            assert np.all(np.isfinite(value)), key
+        if func is pit_histogram:
+            assert out.bin_count.sum() == len(values)
+        else:
+            assert np.all(np.diff(out.observed_frequency) >= 0)
