@@ -21,6 +21,7 @@ from ._calibration import (
 from ._calibration_quantiles import expected_calibration_error_quantiles
 from ._information_criteria import importance_sampling_cross_validation, negative_waic
 from ._members import member_probabilities
+from ._pit import pit_histogram, quantile_calibration_curve
 from ._registration import register_scorers, unregister_scorers
 from ._regression import (
     crps_ensemble,
@@ -74,4 +75,7 @@ __all__ = [
     "static_calibration_error",
     "thresholded_adaptive_calibration_error",
     "uniform_bin_edges",
+    # calibration of regression from PIT values (drawn by skcalib.display.PITDisplay)
+    "pit_histogram",
+    "quantile_calibration_curve",
 ]

@@ -113,6 +113,9 @@ NOT_IN_A_REGISTRY = {
     "unregister_scorers": "scorers; tests/utils/test_sklearn_compat.py",
     "quantile_bin_edges": "binning helper; tests/metrics/test_calibration.py",
     "uniform_bin_edges": "binning helper; tests/metrics/test_calibration.py",
+    # PIT curves (drawn by skcalib.display.PITDisplay)
+    "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",
+    "quantile_calibration_curve": "per-level arrays of PIT values; tests/metrics/test_pit.py",
 }
 
 #: value range of each metric (default [0, 1])
