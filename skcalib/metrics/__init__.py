@@ -33,6 +33,14 @@ from ._regression import (
     quantile_score,
 )
 from ._scorer import get_scorer, get_scorer_names
+from ._smooth import smooth_calibration_error, smooth_reliability_curve
+from ._statistical import (
+    bayesian_expected_calibration_error,
+    calibration_error_ci,
+    consistency_resampling_test,
+    hosmer_lemeshow_test,
+    spiegelhalter_test,
+)
 from ._scoring_rules import (
     brier_decomposition,
     brier_score,
@@ -74,4 +82,12 @@ __all__ = [
     "static_calibration_error",
     "thresholded_adaptive_calibration_error",
     "uniform_bin_edges",
+    # statistical calibration
+    "bayesian_expected_calibration_error",
+    "calibration_error_ci",
+    "consistency_resampling_test",
+    "hosmer_lemeshow_test",
+    "spiegelhalter_test",
+    "smooth_calibration_error",
+    "smooth_reliability_curve",
 ]
