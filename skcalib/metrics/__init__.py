@@ -33,6 +33,12 @@ from ._regression import (
     quantile_score,
 )
 from ._scorer import get_scorer, get_scorer_names
+from ._scoring_rules import (
+    brier_decomposition,
+    brier_score,
+    negative_log_likelihood,
+    score_decomposition,
+)
 from ._smooth import smooth_calibration_error, smooth_reliability_curve
 from ._statistical import (
     bayesian_expected_calibration_error,
@@ -40,12 +46,6 @@ from ._statistical import (
     consistency_resampling_test,
     hosmer_lemeshow_test,
     spiegelhalter_test,
-)
-from ._scoring_rules import (
-    brier_decomposition,
-    brier_score,
-    negative_log_likelihood,
-    score_decomposition,
 )
 
 __all__ = [

@@ -215,7 +215,9 @@ def smooth_calibration_error(
     >>> round(smooth_calibration_error(y, p), 3)
     0.159
     """
-    grid, sigma = _smooth_fit(y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label)
+    grid, sigma = _smooth_fit(
+        y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label
+    )
     return min(max(grid.smece(sigma), 0.0), 1.0)
 
 
@@ -293,7 +295,9 @@ def smooth_reliability_curve(
     >>> np.round(curve.prob_true, 2)
     array([0.01, 0.07, 0.25, 0.56, 0.94])
     """
-    grid, sigma = _smooth_fit(y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label)
+    grid, sigma = _smooth_fit(
+        y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label
+    )
     r, d = grid.smooth(sigma)
     tg = np.linspace(0.0, 1.0, grid.intervals + 1)
     ok = d > 1e-9 * d.max()
