@@ -39,6 +39,7 @@ from ._scoring_rules import (
     negative_log_likelihood,
     score_decomposition,
 )
+from ._semiparametric import censored_calibration_error, semiparametric_calibration_error
 from ._smooth import smooth_calibration_error, smooth_reliability_curve
 from ._statistical import (
     bayesian_expected_calibration_error,
@@ -90,4 +91,6 @@ __all__ = [
     "spiegelhalter_test",
     "smooth_calibration_error",
     "smooth_reliability_curve",
+    "censored_calibration_error",
+    "semiparametric_calibration_error",
 ]
