@@ -49,9 +49,9 @@ def slow_hosmer_lemeshow(p, y, n_groups):
     stat = 0.0
     for g in np.array_split(order, n_groups):
         n_g = len(g)
-        O = sum(y[i] for i in g)
+        obs = sum(y[i] for i in g)
         E = sum(p[i] for i in g)
-        stat += (O - E) ** 2 / (E * (1 - E / n_g))
+        stat += (obs - E) ** 2 / (E * (1 - E / n_g))
     return stat, stats.chi2.sf(stat, n_groups - 2)
 
 

@@ -373,9 +373,9 @@ def test_hosmer_lemeshow_hand_computed():
     p = [0.1, 0.2, 0.25, 0.3, 0.5, 0.55, 0.6, 0.8, 0.85, 0.9]
     res = hosmer_lemeshow_test(y, p, n_groups=5)
     # groups of two: O = 0, 1, 2, 1, 2; E = 0.3, 0.55, 1.05, 1.4, 1.75
-    O = np.array([0, 1, 2, 1, 2])
+    obs = np.array([0, 1, 2, 1, 2])
     E = np.array([0.3, 0.55, 1.05, 1.4, 1.75])
-    stat = np.sum((O - E) ** 2 / (E * (1 - E / 2)))
+    stat = np.sum((obs - E) ** 2 / (E * (1 - E / 2)))
     # = 0.09/0.255 + 0.2025/0.39875 + 0.9025/0.49875 + 0.16/0.42 + 0.0625/0.21875
     assert stat == pytest.approx(
         0.09 / 0.255 + 0.2025 / 0.39875 + 0.9025 / 0.49875 + 0.16 / 0.42 + 0.0625 / 0.21875
@@ -383,7 +383,7 @@ def test_hosmer_lemeshow_hand_computed():
     assert res.statistic == pytest.approx(stat, rel=1e-12)
     assert res.df == 3
     assert res.pvalue == pytest.approx(stats.chi2.sf(stat, 3), rel=1e-12)
-    np.testing.assert_allclose(res.observed, O)
+    np.testing.assert_allclose(res.observed, obs)
     np.testing.assert_allclose(res.expected, E)
     np.testing.assert_allclose(res.count, 2)
 
