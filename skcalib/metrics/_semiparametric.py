@@ -441,20 +441,16 @@ def _kernel_matrix(d, h, kernel):
         nearest = np.argpartition(d, k - 1, axis=1)[:, :k]
         np.put_along_axis(K, nearest, 1.0, axis=1)
         return K
-    d = d / h
+    u = np.square(d)
+    u *= 1.0 / (h * h)  # (d / h)^2
     if kernel == "rbf":
-        return np.exp(-(d**2))
-    return np.where(d <= 1.0, 15.0 / 16.0 * (1.0 - d**2) ** 3, 0.0)  # "cubic"
-
-
-def _local(K, wn_tr, X_tr):
-    """Kernel-weighted averages of the training processes X (n_train, n_times)."""
-    Kw = K * wn_tr[None, :]
-    den = Kw.sum(axis=1, keepdims=True)
-    num = Kw @ X_tr
-    out = np.zeros_like(num)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
+        np.negative(u, out=u)
+        return np.exp(u, out=u)
+    np.subtract(1.0, u, out=u)  # "cubic": 15/16 (1 - (d/h)^2)^3 on d <= h
+    np.maximum(u, 0.0, out=u)
+    u **= 3
+    u *= 15.0 / 16.0
+    return u
 
 
 def _calibration_function(N_hat, C_hat, Y_hat, aggregation):
@@ -497,14 +493,24 @@ def _fold_distances(p, folds, n_folds):
 
 
 def _cce_cross_fit(wn, processes, dists, h, kernel):
-    """Cross-fitted local processes (each subject from the folds that exclude it)."""
-    out = [np.empty_like(X) for X in processes]
+    """Cross-fitted local processes: for each subject the kernel-weighted average
+    ``sum_j K(p_i, p_j) w_j X_j(t) / sum_j K(p_i, p_j) w_j`` over the training folds
+    (the folds that exclude it), for every process X (n, n_times)."""
+    T = processes[0].shape[1]
+    X = np.hstack(processes)
+    out = np.empty_like(X)
+    constant = bool(np.all(wn == wn[0]))
     for test, d in dists:
         train = ~test
         K = _kernel_matrix(d, h, kernel)
-        for X, o in zip(processes, out, strict=True):
-            o[test] = _local(K, wn[train], X[train])
-    return out
+        if not constant:
+            K *= wn[train][None, :]
+        den = K.sum(axis=1, keepdims=True)
+        num = K @ X[train]
+        res = np.zeros_like(num)
+        np.divide(num, den, out=res, where=den > 0)
+        out[test] = res
+    return [out[:, i * T : (i + 1) * T] for i in range(len(processes))]
 
 
 def cce_estimate(
