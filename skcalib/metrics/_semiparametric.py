@@ -21,7 +21,6 @@ import numbers
 import numpy as np
 from scipy import special
 from scipy.interpolate import UnivariateSpline
-from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import Bunch, check_random_state
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
@@ -144,6 +143,9 @@ def _spline_predict(p_tr, r_tr, w_tr, p_te, s):
 def _folds(y, n_folds, seed):
     """(train, test) splits stratified on the outcome (plain K-fold if a class is
     smaller than ``n_folds``)."""
+    # imported here: sklearn.model_selection builds its scorer-name constraints on import
+    from sklearn.model_selection import KFold, StratifiedKFold
+
     counts = np.bincount(y.astype(np.intp), minlength=2)
     if counts.min() >= n_folds:
         cv = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
@@ -167,6 +169,16 @@ def _cross_fit(p, y, wn, folds, smoothing, params):
     return a
 
 
+def _rngs(random_state):
+    """(folds, bootstrap) random states.  With ``random_state=None`` the folds are
+    fixed (seed 0), so that the value is deterministic, and the bootstrap uses numpy's
+    global random state."""
+    if random_state is None:
+        return np.random.RandomState(0), check_random_state(None)
+    rng = check_random_state(random_state)
+    return rng, rng
+
+
 def spce_estimate(
     p,
     y,
@@ -181,6 +193,7 @@ def spce_estimate(
     n_hyperparams=50,
     n_bootstrap=500,
     rng,
+    boot_rng=None,
 ):
     """(estimate on the squared scale, bootstrap standard error) of validated data.
 
@@ -209,7 +222,7 @@ def spce_estimate(
     stat = (p - y) * (p - a)
     influence = (p - a) * (p + a - 2.0 * y)
     est = float(_weighted_mean(influence if orthogonal else stat, wfun, normalize))
-    se = _bootstrap_se(influence, wfun, normalize, n_bootstrap, rng)
+    se = _bootstrap_se(influence, wfun, normalize, n_bootstrap, boot_rng or rng)
     return est, se
 
 
@@ -259,8 +272,7 @@ def semiparametric_calibration_error(
     pos_label=None,
     random_state=None,
 ):
-    r"""Semiparametric calibration error (SPCE): a root-mean-squared calibration error
-    without bins.
+    r"""Semiparametric calibration error (SPCE): a root-mean-squared error without bins.
 
     Estimates ``sqrt(CE2)`` with
 
@@ -338,7 +350,9 @@ def semiparametric_calibration_error(
     pos_label : label, default=None
         Positive class of a binary problem (default: the greater label).
     random_state : int, RandomState instance or None, default=None
-        Seed of the folds and of the bootstrap.
+        Seed of the folds and of the bootstrap.  None: fixed folds (seed 0, so that the
+        value is deterministic, as uncertainty_metrics fixes its folds' seed at 708)
+        and numpy's global random state for the bootstrap.
 
     Returns
     -------
@@ -358,15 +372,16 @@ def semiparametric_calibration_error(
     >>> import numpy as np
     >>> from skcalib.metrics import semiparametric_calibration_error
     >>> rng = np.random.default_rng(0)
-    >>> p = rng.random(1000)
-    >>> y = (rng.random(1000) <= 0.7 * p**2 + 0.3 * p).astype(int)  # true value 0.128
-    >>> round(semiparametric_calibration_error(y, p, random_state=0), 3)
-    0.13
+    >>> p = rng.random(2000)
+    >>> y = (rng.random(2000) <= 0.7 * p**2 + 0.3 * p).astype(int)  # true value 0.128
+    >>> spce = semiparametric_calibration_error(y, p, smoothing="spline", random_state=0)
+    >>> round(spce, 3)
+    0.132
     """
     data = check_classification_input(y_true, y_proba, labels=labels, pos_label=pos_label)
     p, y = conf_outcome(data, multiclass)
     _check_sizes(p.shape[0], n_folds, smoothing)
-    rng = check_random_state(random_state)
+    rng, boot_rng = _rngs(random_state)
     est, se = spce_estimate(
         p,
         y.astype(np.float64),
@@ -380,6 +395,7 @@ def semiparametric_calibration_error(
         n_hyperparams=n_hyperparams,
         n_bootstrap=n_bootstrap,
         rng=rng,
+        boot_rng=boot_rng,
     )
     return _result(est, se, confidence_level, return_ci)
 
@@ -531,8 +547,10 @@ def cce_estimate(
     hyperparam_range=None,
     n_hyperparams=20,
     rng,
+    boot_rng=None,
 ):
     """(estimate on the squared scale, standard error) of validated survival data."""
+    boot_rng = boot_rng or rng
     n = p.shape[0]
     wfun = weight_function(p, weights, weight_trunc)
     wn = wfun / wfun.mean()
@@ -587,7 +605,7 @@ def cce_estimate(
         stat = ipw * (p - observed) * (p - a)
         influence = ipw * (a - p) * (observed - p) + compensation - MI
         ests.append(float(_weighted_mean(influence if orthogonal else stat, wfun, normalize)))
-        ses.append(_bootstrap_se(influence, wfun, normalize, n_bootstrap, rng))
+        ses.append(_bootstrap_se(influence, wfun, normalize, n_bootstrap, boot_rng))
     return float(np.nanmedian(ests)), float(np.nanmedian(ses))
 
 
@@ -710,7 +728,9 @@ def censored_calibration_error(
     n_bootstrap : int, default=200
         Bootstrap resamples of the standard error.
     random_state : int, RandomState instance or None, default=None
-        Seed of the folds and of the bootstrap.
+        Seed of the folds and of the bootstrap.  None: fixed folds (seed 0, so that the
+        value is deterministic, as uncertainty_metrics fixes its folds' seed at 708)
+        and numpy's global random state for the bootstrap.
 
     Returns
     -------
@@ -731,12 +751,14 @@ def censored_calibration_error(
     >>> import numpy as np
     >>> from skcalib.metrics import censored_calibration_error
     >>> rng = np.random.default_rng(0)
-    >>> p = rng.random(1000)
-    >>> event = (rng.random(1000) <= 0.7 * p**2 + 0.3 * p).astype(int)
+    >>> p = rng.random(2000)
+    >>> event = (rng.random(2000) <= 0.7 * p**2 + 0.3 * p).astype(int)
     >>> times = 1.5 - event  # events at 0.5; the others censored at 1.5
-    >>> cce = censored_calibration_error(p, times, event, end_time=1.0, random_state=0)
-    >>> round(cce, 2)  # true value 0.7 / sqrt(30) = 0.128
-    0.13
+    >>> cce = censored_calibration_error(
+    ...     p, times, event, end_time=1.0, n_folds=3, n_repeats=2, random_state=0
+    ... )
+    >>> round(cce, 3)  # true value 0.7 / sqrt(30) = 0.128
+    0.132
     """
     p = _check_real_array(y_proba, "y_proba")
     n = p.shape[0]
@@ -757,7 +779,7 @@ def censored_calibration_error(
         raise ValueError(f"event must hold 0/1 (or booleans); event[{bad}] = {E[bad]!r}")
     if n < 2 * n_folds:
         raise ValueError(f"need at least {2 * n_folds} samples for {n_folds} folds, got {n}")
-    rng = check_random_state(random_state)
+    rng, boot_rng = _rngs(random_state)
     est, se = cce_estimate(
         p.astype(np.float64),
         T.astype(np.float64),
@@ -775,5 +797,6 @@ def censored_calibration_error(
         hyperparam_range=_check_range(hyperparam_range),
         n_hyperparams=n_hyperparams,
         rng=rng,
+        boot_rng=boot_rng,
     )
     return _result(est, se, confidence_level, return_ci)

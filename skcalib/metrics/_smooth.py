@@ -212,8 +212,8 @@ def smooth_calibration_error(
     >>> rng = np.random.default_rng(0)
     >>> p = rng.random(10_000)
     >>> y = (rng.random(10_000) < p**2).astype(int)
-    >>> round(smooth_calibration_error(y, p), 3)
-    0.159
+    >>> round(smooth_calibration_error(y, p), 3)  # the L1 distance E|p - p**2| is 1/6
+    0.177
     """
     grid, sigma = _smooth_fit(
         y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label
@@ -273,9 +273,11 @@ def smooth_reliability_curve(
     Returns
     -------
     curve : sklearn.utils.Bunch
-        ``prob_pred`` (the points ``t``), ``prob_true`` (the smoothed frequency; NaN
-        where the density is below 1e-9 of its maximum), ``density`` (the kernel density
-        of the predictions, integrating to 1 on [0, 1]), ``bandwidth`` and ``smece``.
+        ``prob_pred`` (the points ``t``), ``prob_true`` (the smoothed frequency,
+        clipped to [0, 1] -- near 0 and 1 the smoother of the residuals can step
+        outside; NaN where the density is below 1e-9 of its maximum), ``density``
+        (the kernel density of the predictions, integrating to 1 on [0, 1]),
+        ``bandwidth`` and ``smece``.
 
     References
     ----------
@@ -289,11 +291,11 @@ def smooth_reliability_curve(
     >>> rng = np.random.default_rng(0)
     >>> p = rng.random(10_000)
     >>> y = (rng.random(10_000) < p**2).astype(int)
-    >>> curve = smooth_reliability_curve(y, p, n_points=5)
+    >>> curve = smooth_reliability_curve(y, p, n_points=5, bandwidth=0.05)
     >>> curve.prob_pred
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
-    >>> np.round(curve.prob_true, 2)
-    array([0.01, 0.07, 0.25, 0.56, 0.94])
+    >>> np.round(curve.prob_true, 2)  # the true curve is p**2
+    array([0.  , 0.07, 0.25, 0.54, 0.94])
     """
     grid, sigma = _smooth_fit(
         y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label
@@ -311,7 +313,7 @@ def smooth_reliability_curve(
     area = (dens_full.sum() - 0.5 * (dens_full[0] + dens_full[-1])) / grid.intervals
     dens = np.interp(t, tg, dens_full) / area
     okt = np.interp(t, tg, ok.astype(float)) > 0.999
-    prob_true = np.where(okt, t + rt, np.nan)
+    prob_true = np.where(okt, np.clip(t + rt, 0.0, 1.0), np.nan)
     return Bunch(
         prob_pred=t,
         prob_true=prob_true,
