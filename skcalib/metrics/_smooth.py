@@ -24,7 +24,7 @@ from sklearn.utils import Bunch
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._guard import scorer_misuse_guard
 from ._statistical import _DATA, conf_outcome
-from ._validation import check_classification_input
+from ._validation import check_classification_input, iter_row_chunks
 
 __all__ = ["smooth_calibration_error", "smooth_reliability_curve"]
 
@@ -43,19 +43,24 @@ class _Grid:
     def __init__(self, p, y, w, intervals):
         self.intervals = intervals
         G = intervals + 1
-        x = p * intervals
-        lo = np.minimum(x.astype(np.intp), intervals - 1)
-        frac = x - lo
-        mass = np.ones_like(p) if w is None else w
-        res = y - p
-        if w is not None:
-            res = res * w
-        right = frac * mass
-        self.mass = np.bincount(lo, weights=mass - right, minlength=G)
-        self.mass += np.bincount(lo + 1, weights=right, minlength=G)
-        right = frac * res
-        self.resid = np.bincount(lo, weights=res - right, minlength=G)
-        self.resid += np.bincount(lo + 1, weights=right, minlength=G)
+        self.mass = np.zeros(G)
+        self.resid = np.zeros(G)
+        # chunked, so that the temporaries stay small whatever the number of samples
+        for start, stop in iter_row_chunks(p.shape[0], 8):
+            pc = p[start:stop]
+            x = pc * intervals
+            lo = np.minimum(x.astype(np.intp), intervals - 1)
+            frac = x - lo
+            mass = np.ones_like(pc) if w is None else w[start:stop]
+            res = y[start:stop] - pc
+            if w is not None:
+                res *= mass
+            right = frac * mass
+            self.mass += np.bincount(lo, weights=mass - right, minlength=G)
+            self.mass += np.bincount(lo + 1, weights=right, minlength=G)
+            np.multiply(frac, res, out=right)
+            self.resid += np.bincount(lo, weights=res - right, minlength=G)
+            self.resid += np.bincount(lo + 1, weights=right, minlength=G)
         # mirror extension: periodic with period 2 * intervals
         self._mass_hat = np.fft.rfft(self._mirror(self.mass))
         self._resid_hat = np.fft.rfft(self._mirror(self.resid))
