@@ -4,6 +4,7 @@ functions, for comparison with the vectorised kernels on random data."""
 import math
 
 import numpy as np
+import scipy.integrate
 from scipy import stats
 
 
@@ -113,4 +114,4 @@ def slow_smece_sigma(p, y, sigma, w=None, n_grid=2001, n_reflections=2):
             K = np.exp(-0.5 * z * z) / (np.sqrt(2 * np.pi) * sigma)
             total += K @ r
     integrand = np.abs(total) / w.sum()
-    return float(np.trapezoid(integrand, t))
+    return float(scipy.integrate.trapezoid(integrand, t))

@@ -10,6 +10,7 @@ machine precision with every reflection, hence agreement within a few percent.
 
 import numpy as np
 import pytest
+from scipy.integrate import trapezoid
 
 from skcalib.metrics import smooth_calibration_error, smooth_reliability_curve
 from skcalib.metrics._smooth import _smooth_fit
@@ -101,7 +102,7 @@ def test_curve_recovers_the_calibration_function():
     curve = smooth_reliability_curve(y, p, n_points=21, bandwidth=0.02)
     inner = slice(3, 18)  # away from the boundaries
     np.testing.assert_allclose(curve.prob_true[inner], curve.prob_pred[inner] ** 2, atol=0.02)
-    assert np.trapezoid(curve.density, curve.prob_pred) == pytest.approx(1.0, abs=0.02)
+    assert trapezoid(curve.density, curve.prob_pred) == pytest.approx(1.0, abs=0.02)
     np.testing.assert_allclose(curve.density[inner], 1.0, atol=0.05)
 
 
