@@ -228,6 +228,21 @@ def test_cce_corrects_for_censoring_before_the_horizon():
     assert v < 0.06
 
 
+def test_cce_orthogonal_reproduces_the_reference_compensator():
+    """Without censoring before end_time: MI = 0, ipw = 1, and the reference's
+    compensator gives s_i = a_i / (1 + a_i) for the subjects still at risk at the event
+    time, so E[if] = E[(a - p)(o - p)] + E[(a - p)(1 - a)(o - s)] is below CE2: the
+    documented bias of the orthogonal form (kept as in uncertainty_metrics)."""
+    p, times, event = _survival_design(8, 1000)
+    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=10, n_repeats=2, random_state=0)
+    orth = censored_calibration_error(p, times, event, orthogonal=True, **kw)
+    a = 0.7 * p**2 + 0.3 * p
+    s = a / (1 + a)
+    expected = np.mean((a - p) * (a - p)) + np.mean((a - p) * (1 - a) * (a - (1 - a) * s))
+    assert orth == pytest.approx(np.sqrt(expected), abs=0.03)
+    assert orth < TRUTH - 0.03
+
+
 def test_survival_folds_are_stratified_blocks():
     rng = np.random.RandomState(0)
     times = np.arange(23, dtype=float)
