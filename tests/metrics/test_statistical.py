@@ -388,6 +388,21 @@ def test_hosmer_lemeshow_hand_computed():
     np.testing.assert_allclose(res.count, 2)
 
 
+def test_hosmer_lemeshow_is_the_pearson_statistic_of_the_g_by_2_table():
+    """R's ResourceSelection ``hoslem.test`` and DescTools ``HosmerLemeshowTest`` compute
+    sum((observed - expected)^2 / expected) over the g x 2 table of (non-events, events);
+    with the same groups it is the statistic above."""
+    rng = np.random.default_rng(26)
+    p = rng.random(400)
+    y = (rng.random(400) < p**1.3).astype(int)
+    res = hosmer_lemeshow_test(y, p, n_groups=8)
+    observed = np.column_stack([res.count - res.observed, res.observed])
+    expected = np.column_stack([res.count - res.expected, res.expected])
+    pearson = np.sum((observed - expected) ** 2 / expected)
+    assert res.statistic == pytest.approx(pearson, rel=1e-12)
+    assert res.pvalue == pytest.approx(stats.chi2.sf(pearson, 8 - 2), rel=1e-12)
+
+
 def test_hosmer_lemeshow_slow_reference_and_weights():
     rng = np.random.default_rng(15)
     p = rng.random(500)
