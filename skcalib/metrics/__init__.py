@@ -40,6 +40,15 @@ from ._scoring_rules import (
     negative_log_likelihood,
     score_decomposition,
 )
+from ._semiparametric import censored_calibration_error, semiparametric_calibration_error
+from ._smooth import smooth_calibration_error, smooth_reliability_curve
+from ._statistical import (
+    bayesian_expected_calibration_error,
+    calibration_error_ci,
+    consistency_resampling_test,
+    hosmer_lemeshow_test,
+    spiegelhalter_test,
+)
 
 __all__ = [
     "get_scorer",
@@ -78,4 +87,14 @@ __all__ = [
     # calibration of regression from PIT values (drawn by skcalib.display.PITDisplay)
     "pit_histogram",
     "quantile_calibration_curve",
+    # statistical calibration
+    "bayesian_expected_calibration_error",
+    "calibration_error_ci",
+    "consistency_resampling_test",
+    "hosmer_lemeshow_test",
+    "spiegelhalter_test",
+    "smooth_calibration_error",
+    "smooth_reliability_curve",
+    "censored_calibration_error",
+    "semiparametric_calibration_error",
 ]

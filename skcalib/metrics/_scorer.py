@@ -72,6 +72,8 @@ from ._information_criteria import importance_sampling_cross_validation, negativ
 from ._members import check_member_ensemble, member_log_likelihood
 from ._regression import crps_normal, normal_negative_log_likelihood
 from ._scoring_rules import brier_score, negative_log_likelihood
+from ._semiparametric import semiparametric_calibration_error
+from ._smooth import smooth_calibration_error
 
 __all__ = ["get_scorer", "get_scorer_names"]
 
@@ -160,6 +162,14 @@ _SPECS = (
         "proba",
     ),
     _Spec("neg_general_calibration_error", "gce", general_calibration_error, "proba"),
+    # statistical calibration (skcalib.metrics._smooth, _semiparametric)
+    _Spec("neg_smooth_calibration_error", "smece", smooth_calibration_error, "proba"),
+    _Spec(
+        "neg_semiparametric_calibration_error",
+        "spce",
+        semiparametric_calibration_error,
+        "proba",
+    ),
     # proper scoring rules
     _Spec("neg_brier_score", "brier", brier_score, "proba"),
     _Spec("neg_negative_log_likelihood", "nll", negative_log_likelihood, "proba"),

@@ -38,6 +38,11 @@ CLASSIFICATION_METRICS = {
     ),
     "brier_score": M.brier_score,
     "negative_log_likelihood": M.negative_log_likelihood,
+    # statistical calibration
+    "smooth_calibration_error": M.smooth_calibration_error,
+    "smooth_calibration_error_top_label_bandwidth": partial(
+        M.smooth_calibration_error, multiclass="top_label", bandwidth=0.05
+    ),
 }
 
 #: metrics for which an integer weight is not a repetition of the sample: the debiased
@@ -112,6 +117,17 @@ NOT_IN_A_REGISTRY = {
     "register_scorers": "scorers; tests/utils/test_sklearn_compat.py",
     "unregister_scorers": "scorers; tests/utils/test_sklearn_compat.py",
     "quantile_bin_edges": "binning helper; tests/metrics/test_calibration.py",
+    # statistical calibration: random or test results; tests/metrics/test_statistical.py,
+    # test_smooth.py and test_semiparametric.py
+    "bayesian_expected_calibration_error": "posterior draws (an array); test_statistical.py",
+    "calibration_error_ci": "a Bunch wrapping any metric; test_statistical.py",
+    "consistency_resampling_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "hosmer_lemeshow_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "spiegelhalter_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "smooth_reliability_curve": "curve arrays; test_smooth.py",
+    "semiparametric_calibration_error": "cross-fitted on random folds (no permutation "
+    "invariance) and no sample_weight; test_semiparametric.py",
+    "censored_calibration_error": "survival data (times, event); test_semiparametric.py",
     "uniform_bin_edges": "binning helper; tests/metrics/test_calibration.py",
     # PIT curves (drawn by skcalib.display.PITDisplay)
     "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",
