@@ -21,7 +21,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from skcalib.metrics import member_probabilities
-from skcalib.metrics._members import member_log_likelihood
+from skcalib.metrics._members import log_likelihood_matrix
 
 X, Y = load_iris(return_X_y=True)
 NAMES = np.array(["setosa", "versicolor", "virginica"])[Y]
@@ -88,7 +88,7 @@ def test_pipeline_and_dataframe_input():
 
 def test_member_log_likelihood_clips_zero_probabilities():
     forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, Y)
-    L = member_log_likelihood(Y, forest, X)
+    L = log_likelihood_matrix(Y, forest, X)
     P = member_probabilities(forest, X)
     eps = np.finfo(np.float64).eps
     expected = np.log(np.clip(P[:, np.arange(len(Y)), Y], eps, 1)).T
@@ -96,11 +96,11 @@ def test_member_log_likelihood_clips_zero_probabilities():
     assert_allclose(L, expected, rtol=0, atol=0)
     # the same from the array of member probabilities, with string labels
     forest_s = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, NAMES)
-    L_s = member_log_likelihood(NAMES, member_probabilities(forest_s, X), labels=forest_s.classes_)
+    L_s = log_likelihood_matrix(NAMES, member_probabilities(forest_s, X), labels=forest_s.classes_)
     assert_allclose(L_s, L)
     # a label the member gives probability 0 contributes log(eps), not -inf
     P0 = np.array([[[1.0, 0.0], [0.5, 0.5]]])
-    assert_allclose(member_log_likelihood([1, 0], P0), [[np.log(eps)], [np.log(0.5)]])
+    assert_allclose(log_likelihood_matrix([1, 0], P0), [[np.log(eps)], [np.log(0.5)]])
 
 
 @pytest.mark.parametrize(
@@ -126,6 +126,6 @@ def test_unfitted_and_bad_member_arrays():
     with pytest.raises(NotFittedError):
         member_probabilities(RandomForestClassifier(), X)
     with pytest.raises(ValueError, match="3-D"):
-        member_log_likelihood([0, 1], np.ones((2, 2)))
+        log_likelihood_matrix([0, 1], np.ones((2, 2)))
     with pytest.raises(ValueError, match="sum to 1"):
-        member_log_likelihood([0, 1], np.array([[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.6], [1, 0]]]))
+        log_likelihood_matrix([0, 1], np.array([[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.6], [1, 0]]]))
