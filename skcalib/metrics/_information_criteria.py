@@ -56,7 +56,7 @@ def _check_log_lik(log_lik, *, min_members=1, what="this criterion"):
     if not np.isfinite(L).all():
         i, j = np.argwhere(~np.isfinite(L))[0]
         raise ValueError(
-            f"log_lik contains NaN or infinity: log_lik[{i}, {j}] = {L[i, j]!r} "
+            f"log_lik contains NaN or infinity: log_lik[{i}, {j}] = {float(L[i, j])!r} "
             "(a member gave probability 0 to an observed label? clip the probabilities "
             "to [eps, 1] before taking the log)"
         )
@@ -392,6 +392,8 @@ def _psis_loo_rows(L, r_eff):
                 terms = np.column_stack([num[h], terms])
                 num[h] = logsumexp(terms, axis=1)
         pointwise[start:stop] = num - log_norm
+        # equal likelihoods under every member: uniform weights, exact, no tail at all
+        khat[start:stop][Lc.max(axis=1) == L_min] = -np.inf
     return pointwise, khat
 
 
@@ -431,8 +433,10 @@ def psis_loo(log_lik, *, r_eff=1.0, sample_weight=None):
     the estimate of a sample with ``k_i > 0.7`` is unreliable (its importance weights
     have too heavy a tail; refit without the sample, or use a more robust model), and a
     :class:`PSISWarning` says how many samples have it.  Samples whose tail holds fewer
-    than 5 distinct ratios (always when ``S <= 20``) are not smoothed and get
-    ``k = inf``; so do samples whose fit fails (all draws equal, for instance).
+    than 5 ratios above the cutoff (always when ``S <= 20``) are not smoothed and get
+    ``k = inf``, as in ArviZ; so do samples whose fit fails.  A sample to which every
+    member gives the same likelihood has exact, uniform weights: it gets ``k = -inf``
+    (ArviZ: ``inf``) and no warning.
 
     This is the algorithm of the loo R package and of ArviZ (``arviz.loo``), whose
     ``elpd_loo`` is ``n * value``, whose ``loo_i`` is ``pointwise`` and whose ``se`` is
