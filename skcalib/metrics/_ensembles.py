@@ -209,6 +209,7 @@ def model_uncertainty(y_proba_members):
     data = entr(P).sum(axis=-1).mean(axis=0)
     model = rel_entr(P, P_bar[None]).sum(axis=-1).mean(axis=0)
     np.maximum(model, 0.0, out=model)
+    model[np.all(P == P[0], axis=(0, 2))] = 0.0  # members agree: no rounding residue
     return Bunch(total=total, data=data, model=model)
 
 
@@ -275,7 +276,7 @@ def knowledge_uncertainty(alpha):
     _find_nonfinite(A, "alpha")
     if not A.min() > 0:
         i, j = np.argwhere(~(A > 0))[0]
-        raise ValueError(f"alpha must be strictly positive; alpha[{i}, {j}] = {A[i, j]!r}")
+        raise ValueError(f"alpha must be strictly positive; alpha[{i}, {j}] = {float(A[i, j])!r}")
     a0 = A.sum(axis=1, keepdims=True)
     p = A / a0
     total = entr(p).sum(axis=1)
