@@ -63,6 +63,31 @@ def _check_log_lik(log_lik, *, min_members=1, what="this criterion"):
     return L
 
 
+def _row_stats(L, *, negate=False, moments=False):
+    """``logsumexp`` of each row of ``L`` (of ``-L`` with ``negate``), and with
+    ``moments`` the row means and unbiased variances, computed on cache-sized chunks of
+    rows so that the temporaries stay small (``L`` is finite)."""
+    n, m = L.shape
+    lse = np.empty(n)
+    mean = np.empty(n) if moments else None
+    var = np.empty(n) if moments and m > 1 else None
+    for start, stop in iter_row_chunks(n, 8 * m):
+        c = L[start:stop]
+        if negate:
+            c = -c
+        top = c.max(axis=1)
+        shifted = c - top[:, None]
+        lse[start:stop] = top + np.log(np.exp(shifted).sum(axis=1))
+        if moments:
+            # moments of the shifted values: no cancellation with a large common offset
+            mu = shifted.mean(axis=1)
+            mean[start:stop] = mu + top
+            if var is not None:
+                d = shifted - mu[:, None]
+                var[start:stop] = np.einsum("ij,ij->i", d, d) / (m - 1)
+    return lse, mean, var
+
+
 def _mean_sem(pointwise, sample_weight):
     """Weighted mean and its standard error, with Kish's effective sample size.
 
@@ -194,11 +219,12 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
     )
     sw = check_sample_weight(sample_weight, L.shape[0])
     n_members = L.shape[1]
-    lppd = logsumexp(L, axis=1) - np.log(n_members)
+    lse, mean, var = _row_stats(L, moments=True)
+    lppd = lse - np.log(n_members)
     if waic_type == "waic1":
-        pointwise = lppd - L.var(axis=1, ddof=1)
+        pointwise = lppd - var
     else:
-        pointwise = 2.0 * L.mean(axis=1) - lppd
+        pointwise = 2.0 * mean - lppd
     value, sem = _mean_sem(pointwise, sw)
     return Bunch(value=value, sem=sem, pointwise=pointwise)
 
@@ -220,7 +246,8 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
         t_i = -\log\Bigl(\frac{1}{M}\sum_{j=1}^{M} e^{-\ell_{ij}}\Bigr)
             = \log M - \operatorname{logsumexp}_j(-\ell_{ij}),
 
-    computed with :func:`scipy.special.logsumexp`.  ``value = mean_i t_i`` estimates the
+    computed with the largest term factored out, as :func:`scipy.special.logsumexp`.
+    ``value = mean_i t_i`` estimates the
     held-out log-likelihood per sample (**higher is better**);
     ``sem = std_i(t_i, ddof=1) / sqrt(n)``.  The estimator can have a large variance
     when a few members give a sample a tiny likelihood (Vehtari, Gelman and Gabry 2017
@@ -259,7 +286,7 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
     """
     L = _check_log_lik(log_lik, what="importance_sampling_cross_validation")
     sw = check_sample_weight(sample_weight, L.shape[0])
-    pointwise = np.log(L.shape[1]) - logsumexp(-L, axis=1)
+    pointwise = np.log(L.shape[1]) - _row_stats(L, negate=True)[0]
     value, sem = _mean_sem(pointwise, sw)
     return Bunch(value=value, sem=sem, pointwise=pointwise)
 
@@ -274,6 +301,10 @@ PARETO_K_THRESHOLD = 0.7
 #: log of the smallest normal float64: the lowest cutoff of the tail (as loo and ArviZ)
 _LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
 _EPS = float(np.finfo(np.float64).eps)
+
+#: bytes of log_lik per chunk of rows of the PSIS kernel: large enough that the per-chunk
+#: overhead (a few dozen numpy calls) is small, small enough for the cache
+_PSIS_CHUNK_BYTES = 1 << 20
 
 
 class PSISWarning(UserWarning):
@@ -331,7 +362,7 @@ def _psis_loo_rows(L, r_eff):
     log_S = math.log(S)
     kth = S - tail - 1  # position of the cutoff (the largest value not in the tail)
     sti = (np.arange(tail, dtype=np.float64) + 0.5) / tail if tail > 0 else None
-    for start, stop in iter_row_chunks(n, 8 * S * 8):
+    for start, stop in iter_row_chunks(n, 8 * S, _PSIS_CHUNK_BYTES):
         Lc = L[start:stop]
         r = Lc.shape[0]
         L_min = Lc.min(axis=1)
@@ -389,8 +420,9 @@ def _psis_loo_rows(L, r_eff):
                     top_val[h] + np.take_along_axis(Lc[h], top_idx[h], axis=1),
                     -np.inf,
                 )
-                terms = np.column_stack([num[h], terms])
-                num[h] = logsumexp(terms, axis=1)
+                top = np.maximum(terms.max(axis=1), num[h])
+                total = np.exp(num[h] - top) + np.exp(terms - top[:, None]).sum(axis=1)
+                num[h] = top + np.log(total)
         pointwise[start:stop] = num - log_norm
         # equal likelihoods under every member: uniform weights, exact, no tail at all
         khat[start:stop][Lc.max(axis=1) == L_min] = -np.inf
