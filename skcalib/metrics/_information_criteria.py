@@ -18,7 +18,6 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy.special import logsumexp
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
