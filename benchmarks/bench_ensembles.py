@@ -3,9 +3,9 @@
 Workload W7: a log-likelihood matrix ``log_lik`` of 100,000 samples x 100 members
 (float64, ``N(-1, 0.5)`` entries).  Each row: the **minimum** time over the repeats of
 the skcalib call (input validation included) as a ratio to the floor, one
-``scipy.special.logsumexp(log_lik, axis=1)`` (the minimum as well: the machine is
-shared, and the minimum is the least noisy), and the peak extra memory (tracemalloc) as a
-fraction of the input size.
+``scipy.special.logsumexp(log_lik, axis=1)`` (the minimum as well, the two run
+alternately: on a shared machine the minimum is the run least disturbed by other load),
+and the peak extra memory (tracemalloc) as a fraction of the input size.
 
 Targets: negative_waic <= 3x, importance_sampling_cross_validation <= 3x, psis_loo <= 15x
 and at least 5x faster than ArviZ's ``loo`` on the same matrix.  ArviZ is not a
@@ -39,20 +39,21 @@ def make_log_lik(n, m):
     return np.random.default_rng(SEED).normal(-1.0, 0.5, (n, m))
 
 
-def min_time(func, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def _timed(func):
+    t0 = time.perf_counter()
+    func()
+    return time.perf_counter() - t0
 
 
 def report_min(name, func, floor, input_bytes, repeat, target=None):
+    """One row: the call and its floor run alternately ``repeat`` times, each keeps its
+    minimum (as ``_common.report``); returns the call's minimum time in seconds."""
     func()  # warm up
     floor()
-    t_floor = min_time(floor, repeat)
-    t = min_time(func, repeat)
+    t_floor, t = np.inf, np.inf
+    for _ in range(repeat):
+        t_floor = min(t_floor, _timed(floor))
+        t = min(t, _timed(func))
     mem = peak_memory(func)
     ratio = t / t_floor
     tgt = ""

@@ -339,7 +339,11 @@ def _gpd_fit(y):
     quartile = y[:, int(m / 4 + 0.5) - 1]
     with np.errstate(all="ignore"):  # failed fits are NaN, handled by the caller
         b = grid[None, :] / (3.0 * quartile[:, None]) + 1.0 / y[:, -1:]
-        k_grid = np.log1p(-b[:, :, None] * y[:, None, :]).mean(axis=2)
+        t = b[:, :, None] * y[:, None, :]  # the one (n_rows, m_est, m) temporary
+        np.negative(t, out=t)
+        np.log1p(t, out=t)
+        k_grid = t.mean(axis=2)
+        del t
         profile = m * (np.log(-(b / k_grid)) - k_grid - 1.0)
         # posterior weights of the grid points: softmax of the profile log-likelihood
         w = np.exp(profile - profile.max(axis=1, keepdims=True))
