@@ -410,8 +410,9 @@ def average_pairwise_diversity(y_true, y_proba_members, *, p=2, sample_weight=No
     n_pairs = M * (M - 1) / 2
     pred = P.argmax(axis=2)  # (M, n)
     # pairs that agree: sum over classes of C(count, 2)
-    counts = np.zeros((n, P.shape[2]))
-    np.add.at(counts, (np.broadcast_to(np.arange(n), pred.shape), pred), 1.0)
+    k = P.shape[2]
+    counts = np.bincount((np.arange(n) * k + pred).ravel(), minlength=n * k)
+    counts = counts.reshape(n, k).astype(np.float64)
     agree = (counts * (counts - 1) / 2).sum(axis=1)
     dis = 1.0 - agree / n_pairs
     wrong = (pred != y[None, :]).sum(axis=0).astype(np.float64)
