@@ -177,13 +177,16 @@ def member_probabilities(ensemble, X):
 
     Parameters
     ----------
-    ensemble : fitted estimator
+    ensemble : fitted estimator or list of fitted classifiers
         A :class:`~sklearn.ensemble.BaggingClassifier` (members see their own feature
         subset ``estimators_features_``), :class:`~sklearn.ensemble.RandomForestClassifier`,
         :class:`~sklearn.ensemble.ExtraTreesClassifier`, a
         :class:`~sklearn.ensemble.VotingClassifier` with ``voting="soft"`` (its
-        ``weights`` are not applied: each member's own prediction is returned), or a
-        :class:`~sklearn.pipeline.Pipeline` whose last step is one of these.
+        ``weights`` are not applied: each member's own prediction is returned), a
+        :class:`~sklearn.pipeline.Pipeline` whose last step is one of these, or a list
+        of fitted classifiers with ``predict_proba`` (the columns are then the sorted
+        union of their ``classes_``).  Boosting ensembles and hard voting raise a
+        ValueError saying why.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
         Input samples, as passed to ``ensemble.predict_proba``.
 
