@@ -19,8 +19,30 @@ from ._calibration import (
     thresholded_adaptive_calibration_error,
 )
 from ._calibration_quantiles import expected_calibration_error_quantiles
-from ._information_criteria import importance_sampling_cross_validation, negative_waic
-from ._members import member_probabilities
+
+# ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
+from ._diversity import (
+    average_pairwise_diversity,
+    cosine_distance,
+    disagreement,
+    double_fault,
+    kl_divergence,
+    lp_distance,
+    variance_bound,
+)
+from ._ensembles import (
+    ensemble_cross_entropy,
+    gibbs_cross_entropy,
+    knowledge_uncertainty,
+    model_uncertainty,
+)
+from ._information_criteria import (
+    PSISWarning,
+    importance_sampling_cross_validation,
+    negative_waic,
+    psis_loo,
+)
+from ._members import member_log_likelihood, member_probabilities
 from ._pit import pit_histogram, quantile_calibration_curve
 from ._registration import register_scorers, unregister_scorers
 from ._regression import (
@@ -97,4 +119,19 @@ __all__ = [
     "smooth_reliability_curve",
     "censored_calibration_error",
     "semiparametric_calibration_error",
+    # ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
+    "PSISWarning",
+    "average_pairwise_diversity",
+    "cosine_distance",
+    "disagreement",
+    "double_fault",
+    "ensemble_cross_entropy",
+    "gibbs_cross_entropy",
+    "kl_divergence",
+    "knowledge_uncertainty",
+    "lp_distance",
+    "member_log_likelihood",
+    "model_uncertainty",
+    "psis_loo",
+    "variance_bound",
 ]
