@@ -69,6 +69,25 @@ def _chunked_counts(pit, sw, n_cells, index):
     return counts
 
 
+#: Up to this many levels, counting the levels below each value by comparisons (one
+#: vectorised pass per level over a cached chunk) beats a binary search per value.
+_MAX_LEVELS_BY_COMPARISON = 64
+
+
+def _levels_below(tau_sorted):
+    """``c -> searchsorted(tau_sorted, c, side="left")``: the number of levels ``< c``."""
+    if tau_sorted.shape[0] > _MAX_LEVELS_BY_COMPARISON:
+        return lambda c: np.searchsorted(tau_sorted, c, side="left")
+
+    def below(c):
+        idx = np.zeros(c.shape, dtype=np.uint8)
+        for t in tau_sorted:
+            np.add(idx, c > t, out=idx)
+        return idx
+
+    return below
+
+
 def _effective_size(sw, n):
     """Number of samples, or Kish's effective sample size ``(sum w)^2 / sum w^2``."""
     if sw is None:
@@ -259,9 +278,7 @@ def quantile_calibration_curve(
     # counted per level and accumulated: below[j] = weight of {i : pit_i <= levels[j]}
     order = np.argsort(tau, kind="stable")
     tau_sorted = tau[order]
-    counts = _chunked_counts(
-        pit, sw, tau.shape[0] + 1, lambda c: np.searchsorted(tau_sorted, c, side="left")
-    )
+    counts = _chunked_counts(pit, sw, tau.shape[0] + 1, _levels_below(tau_sorted))
     cum = np.cumsum(counts)
     below = np.empty(tau.shape[0])
     below[order] = cum[:-1]

@@ -163,12 +163,17 @@ def test_inputs_not_modified_and_float32():
     np.testing.assert_array_equal(a.bin_count, b.bin_count)
 
 
+@pytest.mark.parametrize("many_levels", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_quantile_curve_matches_slow_loop(weighted):
+def test_quantile_curve_matches_slow_loop(weighted, many_levels):
+    # few levels are counted by comparisons, many (> 64) by a binary search: both give
+    # the slow loop's values, with ties between values and levels
     rng = np.random.default_rng(5)
     pit = np.round(rng.uniform(size=300), 2)  # ties with the levels
     w = rng.uniform(0, 2, size=300) if weighted else np.ones(300)
     levels = np.array([0.5, 0.1, 0.9, 0.1, 0.0, 1.0, 0.37])  # unsorted, repeated
+    if many_levels:
+        levels = np.concatenate([levels, np.round(rng.uniform(size=100), 2)])
     curve = quantile_calibration_curve(pit, levels=levels, sample_weight=w if weighted else None)
     slow = [sum(wi for v, wi in zip(pit, w, strict=True) if v <= t) / w.sum() for t in levels]
     np.testing.assert_allclose(curve.observed_frequency, slow, rtol=1e-12)
