@@ -16,7 +16,6 @@ Runs offline in a few seconds (the digits dataset ships with scikit-learn).
 """
 
 import numpy as np
-from scipy.special import entr
 from sklearn.datasets import load_digits
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -29,6 +28,7 @@ from skcalib.metrics import (
     area_under_risk_coverage,
     excess_area_under_risk_coverage,
     member_probabilities,
+    model_uncertainty,
     oracle_collaborative_accuracy,
     rejection_curve,
     risk_at_coverage,
@@ -66,9 +66,9 @@ for name, model in models.items():
     model.fit(X_train, y_train)
     summary(f"{name} (1 - max probability)", model.predict_proba(X_test))
 
-# the forest's trees: mutual information = entropy of the mean - mean entropy
+# the forest's trees: the mutual information between the label and the tree (the
+# "model" part of the decomposition of the entropy)
 forest = models["random forest"]
 members = member_probabilities(forest, X_test)  # (n_trees, n_samples, n_classes)
-mean = members.mean(axis=0)
-mutual_information = entr(mean).sum(axis=1) - entr(members).sum(axis=2).mean(axis=0)
-summary("random forest (mutual information)", mean, mutual_information)
+mutual_information = model_uncertainty(members).model
+summary("random forest (mutual information)", members.mean(axis=0), mutual_information)

@@ -578,3 +578,17 @@ def test_signed_zeros_are_one_tie_group():
         rejection_curve(y, P, uncertainty=u_signed).accuracy,
         rejection_curve(y, P, uncertainty=u).accuracy,
     )
+
+
+def test_ensemble_mutual_information_as_the_uncertainty():
+    # every function takes model_uncertainty(...).model of an ensemble's members
+    rng = np.random.default_rng(21)
+    members = rng.dirichlet(np.ones(3), size=(5, 80))
+    P = members.mean(axis=0)
+    y = rng.integers(0, 3, 80)
+    mi = M.model_uncertainty(members).model
+    wrong = _wrong(y, P)
+    assert uncertainty_auc(y, P, uncertainty=mi) == pytest.approx(roc_auc_score(wrong, mi))
+    assert area_under_risk_coverage(y, P, uncertainty=mi) == pytest.approx(
+        slow.aurc_thresholds(mi.tolist(), wrong.tolist())
+    )
