@@ -1,8 +1,9 @@
 """skcalib.metrics: the one core metrics module of skcalib.
 
 Calibration errors, reliability curves and the binning core they share, proper scoring
-rules, information criteria and the scorers.  Within skcalib this package depends only
-on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
+rules, information criteria, selective prediction (rejection curves, risk-coverage areas,
+oracle-collaborative accuracy, uncertainty AUC) and the scorers.  Within skcalib this
+package depends only on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
 everything else in skcalib depends on it.
 """
 
@@ -61,6 +62,16 @@ from ._scoring_rules import (
     brier_score,
     negative_log_likelihood,
     score_decomposition,
+)
+from ._selective import (
+    area_under_generalized_risk_coverage,
+    area_under_risk_coverage,
+    excess_area_under_risk_coverage,
+    oracle_collaborative_accuracy,
+    out_of_distribution_auc,
+    rejection_curve,
+    risk_at_coverage,
+    uncertainty_auc,
 )
 from ._semiparametric import censored_calibration_error, semiparametric_calibration_error
 from ._smooth import smooth_calibration_error, smooth_reliability_curve
@@ -134,4 +145,13 @@ __all__ = [
     "model_uncertainty",
     "psis_loo",
     "variance_bound",
+    # selective prediction and uncertainty AUC
+    "area_under_generalized_risk_coverage",
+    "area_under_risk_coverage",
+    "excess_area_under_risk_coverage",
+    "oracle_collaborative_accuracy",
+    "out_of_distribution_auc",
+    "rejection_curve",
+    "risk_at_coverage",
+    "uncertainty_auc",
 ]

@@ -72,6 +72,7 @@ from ._information_criteria import importance_sampling_cross_validation, negativ
 from ._members import check_member_ensemble, log_likelihood_matrix
 from ._regression import crps_normal, normal_negative_log_likelihood
 from ._scoring_rules import brier_score, negative_log_likelihood
+from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
 from ._semiparametric import semiparametric_calibration_error
 from ._smooth import smooth_calibration_error
 
@@ -179,6 +180,15 @@ _SPECS = (
     # proper scoring rules
     _Spec("neg_brier_score", "brier", brier_score, "proba"),
     _Spec("neg_negative_log_likelihood", "nll", negative_log_likelihood, "proba"),
+    # selective prediction: AURC is a loss (negated), OCA an accuracy (as it is)
+    _Spec("neg_area_under_risk_coverage", "aurc", area_under_risk_coverage, "proba"),
+    _Spec(
+        "oracle_collaborative_accuracy",
+        "oca",
+        oracle_collaborative_accuracy,
+        "proba",
+        True,
+    ),
     # ensembles: log predictive densities, higher is better, not negated
     _Spec(
         "importance_sampling_cross_validation",
@@ -210,7 +220,16 @@ del _s
 
 # arguments that are data, never options of a scorer
 _DATA_ARGS = frozenset(
-    {"y_true", "y_proba", "y_pred", "y_proba_members", "y_mean", "y_std", "sample_weight"}
+    {
+        "y_true",
+        "y_proba",
+        "y_pred",
+        "y_proba_members",
+        "y_mean",
+        "y_std",
+        "sample_weight",
+        "uncertainty",  # per-sample data of the selective-prediction metrics
+    }
 )
 
 

@@ -43,6 +43,26 @@ CLASSIFICATION_METRICS = {
     "smooth_calibration_error_top_label_bandwidth": partial(
         M.smooth_calibration_error, multiclass="top_label", bandwidth=0.05
     ),
+    # selective prediction
+    "area_under_risk_coverage": M.area_under_risk_coverage,
+    "excess_area_under_risk_coverage": M.excess_area_under_risk_coverage,
+    "area_under_generalized_risk_coverage": M.area_under_generalized_risk_coverage,
+    "risk_at_coverage": partial(M.risk_at_coverage, coverage=0.7),
+    "oracle_collaborative_accuracy": partial(M.oracle_collaborative_accuracy, fraction=0.2),
+    "oracle_collaborative_accuracy_exact": partial(
+        M.oracle_collaborative_accuracy, fraction=0.2, n_bins=None
+    ),
+    "uncertainty_auc": M.uncertainty_auc,
+    "uncertainty_auc_pr": partial(M.uncertainty_auc, curve="pr"),
+}
+
+#: metrics whose value depends on the scale of the weights: the oracle-collaborative
+#: accuracy refers floor(fraction * total weight) samples to the oracle, a whole number
+#: of samples (uncertainty_metrics' rule), so an integer weight is a repetition but
+#: scaling every weight changes the oracle's budget
+WEIGHT_SCALE_DEPENDENT = {
+    "oracle_collaborative_accuracy",
+    "oracle_collaborative_accuracy_exact",
 }
 
 #: metrics for which an integer weight is not a repetition of the sample: the debiased
@@ -132,6 +152,9 @@ NOT_IN_A_REGISTRY = {
     # PIT curves (drawn by skcalib.display.PITDisplay)
     "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",
     "quantile_calibration_curve": "per-level arrays of PIT values; tests/metrics/test_pit.py",
+    "rejection_curve": "a curve (Bunch of arrays); tests/metrics/test_selective.py",
+    "out_of_distribution_auc": "no y_true (in- and out-of-distribution predictions); "
+    "tests/metrics/test_selective.py",
 }
 
 # ---- ensembles (PSIS-LOO, member predictions): registered here, tested at the end ----
@@ -281,6 +304,8 @@ def test_sample_weight_is_repetition(name, kind):
         _close(metric(y, P, sample_weight=np.full(len(y), 3)), metric(y, P), tol=1e-9)
         return
     _close(metric(y, P, sample_weight=w), ref, tol=1e-9)
+    if name in WEIGHT_SCALE_DEPENDENT:
+        return
     _close(metric(y, P, sample_weight=w.astype(float) * 0.37), ref, tol=1e-9)
 
 
@@ -302,6 +327,9 @@ def test_weight_scale_invariance(name, kind):
     metric = CLASSIFICATION_METRICS[name]
     y, P = _data(kind, seed=11, n=120)
     w = np.random.default_rng(11).random(len(y))
+    if name in WEIGHT_SCALE_DEPENDENT:  # unit weights still change nothing
+        _close(metric(y, P, sample_weight=np.ones(len(y))), metric(y, P))
+        return
     _close(metric(y, P, sample_weight=np.full(len(y), 2.5)), metric(y, P))
     _close(metric(y, P, sample_weight=w * 1e3), metric(y, P, sample_weight=w), tol=1e-9)
 
