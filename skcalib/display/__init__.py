@@ -9,6 +9,12 @@ is imported only when something is drawn.
 
 from ._histogram import ConfidenceHistogramDisplay
 from ._pit import PITDisplay
+from ._rejection import RejectionDisplay
 from ._reliability import ReliabilityDisplay
 
-__all__ = ["ConfidenceHistogramDisplay", "PITDisplay", "ReliabilityDisplay"]
+__all__ = [
+    "ConfidenceHistogramDisplay",
+    "PITDisplay",
+    "RejectionDisplay",
+    "ReliabilityDisplay",
+]
