@@ -139,9 +139,10 @@ class VectorScaling(_AffineScaling):
     optimum finite on separable data and for classes absent from the calibration
     data; ``alpha=0`` is the unpenalised estimate of the paper).  Fitted with
     L-BFGS from the identity :math:`w = 1, b = 0`, then polished with Newton-CG and
-    exact Hessian-vector products (the problem is convex).  Unlike temperature scaling it can change the
-    predicted class.  A 1-D binary ``X`` (log-odds ``x``) is read as the logits
-    ``[0, x]``, so that vector scaling is then Platt scaling of ``x``.
+    exact Hessian-vector products (the problem is convex).  Unlike temperature
+    scaling it can change the predicted class.  A 1-D binary ``X`` (log-odds ``x``)
+    is read as the logits ``[0, x]``, so that vector scaling is then Platt scaling of
+    ``x``.
 
     Parameters
     ----------
