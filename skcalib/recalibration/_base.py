@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
 from ..metrics._validation import (
     PROBA_TOLERANCE,
@@ -42,6 +42,7 @@ __all__ = [
     "INPUT_OPTIONS",
     "BaseCalibrator",
     "FitData",
+    "check_targets",
     "log_proba",
     "scan_rows",
     "softmax_rows",
@@ -141,16 +142,14 @@ def _looks_like_proba(X, scan):
     return scan.lo >= 0 and scan.sums_to_one
 
 
-def check_proba(X):
+def check_proba(X, why="input='proba' says X holds probabilities"):
     """Probability check of :mod:`skcalib.metrics` (same tolerance), chunked."""
     row_bytes = X.itemsize * (X.shape[1] if X.ndim == 2 else 1)
     try:
         for start, stop in iter_row_chunks(X.shape[0], row_bytes):
             check_proba_chunk(X[start:stop], start)
     except ValueError as exc:
-        raise ValueError(
-            str(exc).replace("y_proba", "X") + " (input='proba' says X holds probabilities)"
-        ) from None
+        raise ValueError(str(exc).replace("y_proba", "X") + f" ({why})") from None
 
 
 def log_proba(P):
@@ -233,6 +232,15 @@ def renormalise(Q):
     return Q
 
 
+def check_targets(y):
+    """``y`` as a 1-D numpy array of class labels (finite, classification targets)."""
+    y_arr = check_array(y, ensure_2d=False, dtype=None, ensure_all_finite=True, input_name="y")
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = column_or_1d(y_arr, warn=True)  # a DataConversionWarning, as sklearn
+    check_classification_targets(y_arr)
+    return y_arr
+
+
 def _ndim(X):
     """Number of dimensions of an array-like, without converting it when it says."""
     nd = getattr(X, "ndim", None)
@@ -281,12 +289,10 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             X = X[:, 0]
         return X
 
-    def _read(self, X, input_type, scan=None):
+    def _read(self, X, input_type, why):
         """``X`` (validated array) read as ``input_type``, in the native form."""
-        if scan is None:
-            scan = scan_rows(X)
         if input_type == "proba":
-            check_proba(X)
+            check_proba(X, why)
         if self._native == "logits":
             return proba_to_logits(X) if input_type == "proba" else logits_2d(X)
         P = logits_to_proba(X) if input_type == "logits" else X
@@ -304,10 +310,7 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             )
         X = self._validated_array(X, reset=True)
         scan = scan_rows(X)
-        y_arr = np.asarray(y) if not hasattr(y, "to_numpy") else y.to_numpy()
-        if y_arr.ndim == 2 and y_arr.shape[1] == 1:
-            y_arr = y_arr.ravel()
-        check_classification_targets(y_arr)
+        y_arr = check_targets(y)
         try:
             data = check_classification_input(y_arr, X, sample_weight=None, check_values=False)
         except ValueError as exc:
@@ -323,7 +326,12 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             raise ValueError("y needs at least two classes")
         self.classes_ = data.classes
         self.input_type_ = input_type
-        Z = self._read(X, input_type, scan)
+        why = (
+            "input='proba' says X holds probabilities"
+            if self.input == "proba"
+            else "input='auto' read X as probabilities"
+        )
+        Z = self._read(X, input_type, why)
         y_idx = data.y.astype(np.intp, copy=False)
         if X.ndim == 1 and data.pos_index == 0:  # positive class listed first
             y_idx = 1 - y_idx
@@ -342,8 +350,10 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
                 f"{self.n_features_in_})"
             )
         X = self._validated_array(X, reset=False)
-        scan_rows(X)
-        return self._read(X, self.input_type_)
+        if self.input_type_ == "logits":
+            scan_rows(X)  # finiteness
+        why = f"{type(self).__name__} was fitted on probabilities (input_type_='proba')"
+        return self._read(X, self.input_type_, why)
 
     # ----------------------------------------------------------------------------------
     # the estimator API

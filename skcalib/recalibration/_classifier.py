@@ -11,12 +11,11 @@ from sklearn.model_selection import check_cv
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils import indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, has_fit_parameter
 
 from ..metrics._validation import check_sample_weight
 from ..utils._sklearn_compat import HasMethods, StrOptions, validate_parameter_constraints
-from ._base import BaseCalibrator
+from ._base import BaseCalibrator, check_targets
 from ._histogram import HistogramBinning, ScalingBinning
 from ._monotone import BetaCalibration, IsotonicCalibration
 from ._scaling import MatrixScaling, VectorScaling
@@ -231,10 +230,7 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
             allow_nd=True,
         )
         X, y = indexable(X, y)
-        y_arr = np.asarray(y) if not hasattr(y, "to_numpy") else y.to_numpy()
-        if y_arr.ndim == 2 and y_arr.shape[1] == 1:
-            y_arr = y_arr.ravel()
-        check_classification_targets(y_arr)
+        y_arr = check_targets(y)
         encoder = LabelEncoder().fit(y_arr)
         self.classes_ = encoder.classes_
         if len(self.classes_) < 2:

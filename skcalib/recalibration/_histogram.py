@@ -116,6 +116,7 @@ class HistogramBinning(BaseCalibrator):
         "multiclass": [StrOptions({"auto", "top_label", "classwise"})],
     }
     _native = "proba"
+    _keep_binary_2d = True
 
     def __init__(
         self, *, n_bins=15, strategy="uniform", bins=None, multiclass="auto", input="auto"
@@ -137,7 +138,7 @@ class HistogramBinning(BaseCalibrator):
         P, k = data.Z, data.n_classes
         mode = self._mode(k)
         if P.ndim == 1 and mode != "binary":
-            P = two_columns(P)
+            P = two_columns(P)  # (a 2-column X is kept as given)
         stats = compute_bin_stats(
             data.y,
             P,
@@ -158,7 +159,8 @@ class HistogramBinning(BaseCalibrator):
         mode = self.multiclass_
         dt = P.dtype
         if mode == "binary":
-            q = self.bin_values_[assign_bins(P, self.bin_edges_)].astype(dt)
+            p = P if P.ndim == 1 else P[:, 1]
+            q = self.bin_values_[assign_bins(p, self.bin_edges_)].astype(dt)
             return two_columns(q)
         if P.ndim == 1:
             P = two_columns(P)
@@ -172,14 +174,17 @@ class HistogramBinning(BaseCalibrator):
         rows = np.arange(n)
         conf = P[rows, am]
         q = self.bin_values_[assign_bins(conf, self.bin_edges_)]
-        rest = 1 - conf.astype(np.float64)
+        # the other classes share 1 - q in proportion to their probabilities
+        others = P.astype(np.float64)
+        others[rows, am] = 0.0
+        rest = others.sum(axis=1)
         scale = np.divide(1 - q, rest, out=np.zeros(n), where=rest > 0)
-        Q = (P * scale[:, None]).astype(dt)
+        others *= scale[:, None]
         flat = rest <= 0  # a one-hot row: the rest is shared equally
         if flat.any():
-            Q[flat] = ((1 - q[flat]) / (k - 1))[:, None]
-        Q[rows, am] = q
-        return Q
+            others[flat] = ((1 - q[flat]) / (k - 1))[:, None]
+        others[rows, am] = q
+        return others.astype(dt)
 
 
 class ScalingBinning(BaseCalibrator):

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 from scipy.optimize import minimize
+from scipy.sparse.linalg import LinearOperator, cg
 from scipy.special import log_softmax
 from sklearn.exceptions import ConvergenceWarning
 
@@ -94,17 +95,32 @@ class _AffineScaling(BaseCalibrator):
             method="L-BFGS-B",
             options={"maxiter": self.max_iter, "gtol": 1e-8, "ftol": 1e-13},
         )
+        theta, loss = res.x, res.fun
         n_iter = int(res.nit)
-        polish = minimize(
-            fun,
-            res.x,
-            jac=True,
-            hessp=hessp,
-            method="Newton-CG",
-            options={"maxiter": 50, "xtol": 1e-14},
-        )
-        n_iter += int(polish.nit)
-        theta = polish.x if polish.fun <= res.fun else res.x
+        # Newton polish: exact Hessian-vector products, conjugate gradients
+        for _ in range(20):
+            loss, g = fun(theta)
+            if np.max(np.abs(g)) <= 1e-15:
+                break
+            H = LinearOperator((theta.size, theta.size), matvec=lambda v: hessp(theta, v))
+            step, _ = cg(H, -g, rtol=1e-12, atol=0.0, maxiter=10 * theta.size)
+            size = 1.0
+            g_norm = np.max(np.abs(g))
+            while size > 1e-8:
+                new_loss, new_g = fun(theta + size * step)
+                # near the optimum the loss changes below its rounding: accept a step
+                # that does not increase it beyond that and reduces the gradient
+                if new_loss <= loss or (
+                    new_loss <= loss + 1e-14 * abs(loss) and np.max(np.abs(new_g)) < g_norm
+                ):
+                    break
+                size /= 2
+            else:
+                break
+            theta = theta + size * step
+            n_iter += 1
+            if np.max(np.abs(size * step)) <= 1e-14 * max(1.0, np.max(np.abs(theta))):
+                break
         if not res.success and res.nit >= self.max_iter:
             warnings.warn(
                 f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
