@@ -102,7 +102,7 @@ class _AffineScaling(BaseCalibrator):
             loss, g = fun(theta)
             if np.max(np.abs(g)) <= 1e-15:
                 break
-            H = LinearOperator((theta.size, theta.size), matvec=lambda v: hessp(theta, v))
+            H = LinearOperator((theta.size, theta.size), matvec=lambda v, t=theta: hessp(t, v))
             step, _ = cg(H, -g, rtol=1e-12, atol=0.0, maxiter=10 * theta.size)
             size = 1.0
             g_norm = np.max(np.abs(g))
