@@ -25,7 +25,12 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOC = ROOT / "doc"
 PAGES = sorted(DOC.glob("*.rst"))
-API_MODULES = ["skcalib.metrics", "skcalib.compat.uncertainty_metrics", "skcalib.report"]
+API_MODULES = [
+    "skcalib.metrics",
+    "skcalib.compat.uncertainty_metrics",
+    "skcalib.report",
+    "skcalib.recalibration",
+]
 
 
 def test_conf_py_runs_and_configures_extensions():

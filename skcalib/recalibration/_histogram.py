@@ -31,8 +31,7 @@ def _fill_empty(values, edges):
 
 
 class HistogramBinning(BaseCalibrator):
-    r"""Histogram binning: each bin of predicted probabilities predicts its observed
-    frequency (Zadrozny and Elkan 2001).
+    r"""Histogram binning: each bin predicts its observed frequency (Zadrozny, Elkan 2001).
 
     The probabilities are binned with the binning core of :mod:`skcalib.metrics` (the
     bins of :func:`skcalib.metrics.reliability_curve` with the same options), and a

@@ -42,8 +42,7 @@ class _OneVsRest(BaseCalibrator):
 
 
 class IsotonicCalibration(_OneVsRest):
-    r"""Isotonic calibration: a non-decreasing step function of the predicted
-    probability (Zadrozny and Elkan 2002).
+    r"""Isotonic calibration: a non-decreasing map of the probabilities (Zadrozny, Elkan 2002).
 
     For a binary problem, the calibrated probability of the positive class is
     :math:`\hat f(p)`, where :math:`\hat f` is the non-decreasing function minimising
@@ -83,7 +82,7 @@ class IsotonicCalibration(_OneVsRest):
     >>> from skcalib.recalibration import IsotonicCalibration
     >>> iso = IsotonicCalibration().fit([0.1, 0.4, 0.6, 0.8], [0, 1, 0, 1])
     >>> iso.predict_proba([0.1, 0.8])[:, 1]
-    array([0. , 1. ])
+    array([0., 1.])
     """
 
     def __init__(self, *, input="auto"):

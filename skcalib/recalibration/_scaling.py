@@ -121,7 +121,8 @@ class _AffineScaling(BaseCalibrator):
             n_iter += 1
             if np.max(np.abs(size * step)) <= 1e-14 * max(1.0, np.max(np.abs(theta))):
                 break
-        if not res.success and res.nit >= self.max_iter:
+        _, g = fun(theta)
+        if not res.success and np.max(np.abs(g)) > 1e-6:
             warnings.warn(
                 f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
                 "iterations; increase max_iter",
@@ -198,8 +199,8 @@ class VectorScaling(_AffineScaling):
     >>> logits = rng.standard_normal((1000, 3))
     >>> logits[np.arange(1000), y] += 1.0
     >>> vs = VectorScaling().fit(3 * logits, y)  # overconfident by a factor of 3
-    >>> np.round(vs.coef_, 1)
-    array([0.3, 0.3, 0.3])
+    >>> bool(np.all((vs.coef_ > 0.25) & (vs.coef_ < 0.45)))  # about 1 / 3
+    True
     """
 
     _diagonal = True
@@ -273,8 +274,10 @@ class MatrixScaling(_AffineScaling):
     >>> logits = rng.standard_normal((1000, 3))
     >>> logits[np.arange(1000), y] += 1.0
     >>> ms = MatrixScaling().fit(logits, y)
-    >>> ms.coef_.shape, ms.predict_proba(logits).sum(axis=1).round(6).min()
-    ((3, 3), 1.0)
+    >>> ms.coef_.shape
+    (3, 3)
+    >>> bool(np.allclose(ms.predict_proba(logits).sum(axis=1), 1.0))
+    True
     """
 
     _parameter_constraints: dict = {

@@ -155,7 +155,7 @@ def test_temperature_converges_on_1000_near_one_hot_classes():
     ts = TemperatureScaling().fit(P, y)  # probabilities, read through their logarithm
     assert ts.input_type_ == "proba"
     assert ts.n_iter_ <= 20
-    logP = np.log(np.maximum(P, np.finfo(float).tiny))
+    logP = np.log(np.maximum(P, np.finfo(float).eps))  # the documented clipping
     t_ref = slow_temperature(logP[:200].tolist(), y[:200].tolist())
     t_sub = TemperatureScaling(input="logits").fit(logP[:200], y[:200]).temperature_
     assert t_sub == pytest.approx(t_ref, rel=1e-6)
