@@ -9,7 +9,7 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import check_cv
 from sklearn.preprocessing import LabelEncoder
-from sklearn.utils import indexable
+from sklearn.utils import get_tags, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import check_array, check_is_fitted, has_fit_parameter
 
@@ -358,6 +358,5 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        inner = self._get_estimator().__sklearn_tags__()
-        tags.input_tags.sparse = inner.input_tags.sparse
+        tags.input_tags.sparse = get_tags(self._get_estimator()).input_tags.sparse
         return tags

@@ -18,6 +18,15 @@ from ._base import BaseCalibrator, softmax_rows
 __all__ = ["MatrixScaling", "VectorScaling"]
 
 
+def _cg(H, b, maxiter):
+    """Conjugate gradients to a relative residual of 1e-12 (``rtol`` is named ``tol``
+    before scipy 1.12)."""
+    try:
+        return cg(H, b, rtol=1e-12, atol=0.0, maxiter=maxiter)[0]
+    except TypeError:  # pragma: no cover - scipy < 1.12
+        return cg(H, b, tol=1e-12, atol=0.0, maxiter=maxiter)[0]
+
+
 class _AffineScaling(BaseCalibrator):
     """``softmax(Z @ W.T + b)`` (or ``softmax(w * Z + b)``) fitted by weighted maximum
     likelihood: L-BFGS, then Newton-CG with exact Hessian-vector products to polish
@@ -103,7 +112,7 @@ class _AffineScaling(BaseCalibrator):
             if np.max(np.abs(g)) <= 1e-15:
                 break
             H = LinearOperator((theta.size, theta.size), matvec=lambda v, t=theta: hessp(t, v))
-            step, _ = cg(H, -g, rtol=1e-12, atol=0.0, maxiter=10 * theta.size)
+            step = _cg(H, -g, maxiter=10 * theta.size)
             size = 1.0
             g_norm = np.max(np.abs(g))
             while size > 1e-8:
