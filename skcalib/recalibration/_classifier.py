@@ -103,8 +103,9 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         :class:`~sklearn.frozen.FrozenEstimator`.
     ensemble : bool or "auto", default="auto"
         Keep one (classifier, calibrator) pair per split (True) or one of each
-        (False); ``"auto"``: False for a :class:`~sklearn.frozen.FrozenEstimator`,
-        True otherwise.
+        (False); ``"auto"``: True, except for a
+        :class:`~sklearn.frozen.FrozenEstimator`, which is never refitted and always
+        gives one pair.
 
     Attributes
     ----------

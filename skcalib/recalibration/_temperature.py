@@ -79,8 +79,9 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
     temperature : float
     n_iter : int
         Number of passes over ``Z`` by the iteration.
-    at_bound : {None, "min", "max"}
-        Which bound of the temperature stopped the iteration, if one did.
+    at_bound : {None, "min", "max", "max_iter"}
+        Which bound of the temperature stopped the iteration, if one did
+        (``"max_iter"``: the iteration ran out of steps before converging).
     """
     n, k = Z.shape
     if row_max is None:
@@ -131,11 +132,19 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
             beta = float(np.sqrt(lo * hi))
             break
         beta = float(cand)
+    else:
+        at_bound = "max_iter"
     return 1.0 / beta, n_iter, at_bound
 
 
 def _warn_bound(at_bound, name):
-    if at_bound == "min":
+    if at_bound == "max_iter":
+        warnings.warn(
+            f"{name} did not converge in max_iter Newton steps; increase max_iter",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    elif at_bound == "min":
         warnings.warn(
             f"{name}: the negative log-likelihood keeps decreasing as the temperature "
             f"goes to 0 (the calibration data are perfectly separated by the argmax of "

@@ -122,6 +122,13 @@ def test_temperature_equals_slow_reference():
         assert ref <= nll_at_temperature(Z.tolist(), y.tolist(), T * 1.001, weights)
 
 
+def test_temperature_warns_when_out_of_steps():
+    Z, y, _ = synthetic(500, 3, temperature=3.0, seed=1)
+    with pytest.warns(ConvergenceWarning, match="did not converge in max_iter"):
+        ts = TemperatureScaling(max_iter=1).fit(Z, y)
+    assert ts.n_iter_ == 1
+
+
 def test_temperature_keeps_the_argmax():
     Z, y, _ = synthetic(2000, 7, seed=9)
     P = TemperatureScaling().fit(Z, y).predict_proba(Z)
