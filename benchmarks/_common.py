@@ -1,5 +1,5 @@
-"""Shared helpers of the benchmark scripts: timing as a ratio to a numpy floor, and
-peak extra memory measured with tracemalloc."""
+"""Shared helpers of the benchmark scripts: timing as a ratio to a numpy floor (best of
+interleaved runs), and peak extra memory measured with tracemalloc."""
 
 import argparse
 import time
@@ -35,12 +35,25 @@ def peak_memory(func):
     return peak - base
 
 
+def _timed(func):
+    t0 = time.perf_counter()
+    func()
+    return time.perf_counter() - t0
+
+
 def report(name, func, floor, input_bytes, repeat, target=None):
-    """Print one benchmark row: time ratio to the floor, and peak extra memory."""
+    """Print one benchmark row: time ratio to the floor, and peak extra memory.
+
+    The call and its floor run alternately ``repeat`` times and each keeps its best
+    (minimum) time: on a machine shared with other work, a burst of load then slows
+    both sides of the ratio alike, and the minimum is the run least disturbed by it.
+    """
     func()  # warm up
     floor()
-    t_floor = median_time(floor, repeat)
-    t = median_time(func, repeat)
+    t_floor, t = np.inf, np.inf
+    for _ in range(repeat):
+        t_floor = min(t_floor, _timed(floor))
+        t = min(t, _timed(func))
     mem = peak_memory(func)
     ratio = t / t_floor
     tgt = ""

@@ -1,6 +1,7 @@
 """Benchmarks of the calibration-error core.
 
-Each row: median time of the skcalib call (input validation included) as a ratio to a
+Each row: best time of the skcalib call (input validation included), over runs interleaved
+with the floor's, as a ratio to the best time of a
 "floor" -- the cheapest numpy operation that reads the same input once -- and the peak
 extra memory (tracemalloc) as a fraction of the input size.
 

@@ -29,6 +29,7 @@ API_MODULES = [
     "skcalib.metrics",
     "skcalib.compat.uncertainty_metrics",
     "skcalib.report",
+    "skcalib.display",
     "skcalib.recalibration",
 ]
 

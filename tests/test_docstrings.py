@@ -20,6 +20,7 @@ PUBLIC_MODULES = [
     "skcalib.compat.uncertainty_metrics",
     "skcalib.report",
     "skcalib.utils",
+    "skcalib.display",
     "skcalib.recalibration",
 ]
 

@@ -19,7 +19,7 @@ TIMEOUT = 180  # seconds; each example is meant to run in a few seconds
 
 def test_examples_exist():
     names = {p.name for p in EXAMPLES}
-    assert {"plot_reliability_diagram.py", "report_from_csv.py"} <= names
+    assert {"plot_reliability_diagram.py", "plot_pit_regression.py", "report_from_csv.py"} <= names
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
@@ -37,3 +37,11 @@ def test_example_runs(script, tmp_path):
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
+    if script.name.startswith("plot_"):
+        # every plotting example writes its figure, a real PNG, where it says it does
+        pngs = sorted(tmp_path.rglob("*.png"))
+        assert pngs, f"{script.name} wrote no PNG"
+        for png in pngs:
+            assert f"saved {png}" in proc.stdout
+            data = png.read_bytes()
+            assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000

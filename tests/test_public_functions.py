@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from skcalib.metrics import compute_bin_stats
+from skcalib.metrics import brier_score, compute_bin_stats
 from skcalib.utils._sklearn_compat import (
     InvalidParameterError,
     generate_invalid_param_val,
@@ -67,6 +67,7 @@ def _valid_value(constraints):
     constraint = make_constraint(constraints[0])
     candidates = [np.array([0.0, 1.0]), True, 1, 0.5, 2, 10, None, LogisticRegression()]
     candidates += [compute_bin_stats([0, 1], [0.2, 0.7]), "ece"]
+    candidates += [brier_score]  # a metric, for the functions that take one
     candidates += sorted(getattr(constraint, "options", ()), key=str)
     for value in candidates:
         if constraint.is_satisfied_by(value):

@@ -1,5 +1,11 @@
 r"""Reproduce the calibration errors of Google's ``uncertainty_metrics`` 0.0.82.
 
+The ensemble functions of its TensorFlow backend (``negative_waic``,
+``importance_sampling_cross_validation``, ``ensemble_cross_entropy``,
+``gibbs_cross_entropy``, ``model_uncertainty`` and the diversity functions) are
+reproduced too, in NumPy; their differences from :mod:`skcalib.metrics` are listed in
+the private module ``skcalib/compat/_um_ensembles.py`` and in ``doc/compat.rst``.
+
 The functions here have the signatures, argument order (``labels`` first, then
 ``probs``), defaults and numerical behaviour of ``uncertainty_metrics.numpy``
 (``general_calibration_error.py`` of version 0.0.82), so that numbers published with
@@ -78,6 +84,21 @@ from ._um_binning import (
     um_bin_stats,
     um_even_upper_edges,
 )
+from ._um_ensembles import (  # the TensorFlow backend's ensemble functions
+    average_pairwise_diversity,
+    cosine_distance,
+    disagreement,
+    double_fault,
+    ensemble_cross_entropy,
+    gibbs_cross_entropy,
+    importance_sampling_cross_validation,
+    kl_divergence,
+    logit_kl_divergence,
+    lp_distance,
+    model_uncertainty,
+    negative_waic,
+    variance_bound,
+)
 
 __all__ = [
     "gce",
@@ -93,6 +114,20 @@ __all__ = [
     "thresholded_adaptive_calibration_error",
     "compute_all_metrics",
     "ALL_METRIC_PARAMETERS",
+    # information criteria and diversity (tensorflow/information_criteria.py, diversity.py)
+    "average_pairwise_diversity",
+    "cosine_distance",
+    "disagreement",
+    "double_fault",
+    "ensemble_cross_entropy",
+    "gibbs_cross_entropy",
+    "importance_sampling_cross_validation",
+    "kl_divergence",
+    "logit_kl_divergence",
+    "lp_distance",
+    "model_uncertainty",
+    "negative_waic",
+    "variance_bound",
 ]
 
 #: float64 machine epsilon, added by the reference to every bin count.

@@ -1,8 +1,9 @@
 """skcalib.metrics: the one core metrics module of skcalib.
 
 Calibration errors, reliability curves and the binning core they share, proper scoring
-rules, information criteria and the scorers.  Within skcalib this package depends only
-on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
+rules, information criteria, selective prediction (rejection curves, risk-coverage areas,
+oracle-collaborative accuracy, uncertainty AUC) and the scorers.  Within skcalib this
+package depends only on the scikit-learn compatibility layer (:mod:`skcalib.utils._sklearn_compat`);
 everything else in skcalib depends on it.
 """
 
@@ -19,8 +20,31 @@ from ._calibration import (
     thresholded_adaptive_calibration_error,
 )
 from ._calibration_quantiles import expected_calibration_error_quantiles
-from ._information_criteria import importance_sampling_cross_validation, negative_waic
-from ._members import member_probabilities
+
+# ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
+from ._diversity import (
+    average_pairwise_diversity,
+    cosine_distance,
+    disagreement,
+    double_fault,
+    kl_divergence,
+    lp_distance,
+    variance_bound,
+)
+from ._ensembles import (
+    ensemble_cross_entropy,
+    gibbs_cross_entropy,
+    knowledge_uncertainty,
+    model_uncertainty,
+)
+from ._information_criteria import (
+    PSISWarning,
+    importance_sampling_cross_validation,
+    negative_waic,
+    psis_loo,
+)
+from ._members import member_log_likelihood, member_probabilities
+from ._pit import pit_histogram, quantile_calibration_curve
 from ._registration import register_scorers, unregister_scorers
 from ._regression import (
     crps_ensemble,
@@ -38,6 +62,25 @@ from ._scoring_rules import (
     brier_score,
     negative_log_likelihood,
     score_decomposition,
+)
+from ._selective import (
+    area_under_generalized_risk_coverage,
+    area_under_risk_coverage,
+    excess_area_under_risk_coverage,
+    oracle_collaborative_accuracy,
+    out_of_distribution_auc,
+    rejection_curve,
+    risk_at_coverage,
+    uncertainty_auc,
+)
+from ._semiparametric import censored_calibration_error, semiparametric_calibration_error
+from ._smooth import smooth_calibration_error, smooth_reliability_curve
+from ._statistical import (
+    bayesian_expected_calibration_error,
+    calibration_error_ci,
+    consistency_resampling_test,
+    hosmer_lemeshow_test,
+    spiegelhalter_test,
 )
 
 __all__ = [
@@ -74,4 +117,41 @@ __all__ = [
     "static_calibration_error",
     "thresholded_adaptive_calibration_error",
     "uniform_bin_edges",
+    # calibration of regression from PIT values (drawn by skcalib.display.PITDisplay)
+    "pit_histogram",
+    "quantile_calibration_curve",
+    # statistical calibration
+    "bayesian_expected_calibration_error",
+    "calibration_error_ci",
+    "consistency_resampling_test",
+    "hosmer_lemeshow_test",
+    "spiegelhalter_test",
+    "smooth_calibration_error",
+    "smooth_reliability_curve",
+    "censored_calibration_error",
+    "semiparametric_calibration_error",
+    # ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
+    "PSISWarning",
+    "average_pairwise_diversity",
+    "cosine_distance",
+    "disagreement",
+    "double_fault",
+    "ensemble_cross_entropy",
+    "gibbs_cross_entropy",
+    "kl_divergence",
+    "knowledge_uncertainty",
+    "lp_distance",
+    "member_log_likelihood",
+    "model_uncertainty",
+    "psis_loo",
+    "variance_bound",
+    # selective prediction and uncertainty AUC
+    "area_under_generalized_risk_coverage",
+    "area_under_risk_coverage",
+    "excess_area_under_risk_coverage",
+    "oracle_collaborative_accuracy",
+    "out_of_distribution_auc",
+    "rejection_curve",
+    "risk_at_coverage",
+    "uncertainty_auc",
 ]

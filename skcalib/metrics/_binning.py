@@ -34,6 +34,7 @@ equal-width edges (all its bins are empty).
 from __future__ import annotations
 
 import numbers
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +42,7 @@ import numpy as np
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._validation import (
     ClassificationInput,
+    RowCheck,
     _as_float,
     _to_numpy,
     check_classification_input,
@@ -48,6 +50,7 @@ from ._validation import (
     check_proba_values,
     check_sample_weight,
     iter_row_chunks,
+    rows_per_chunk,
 )
 
 __all__ = [
@@ -457,13 +460,20 @@ def _top_label_conf_outcome(data, check):
     k = P.shape[1]
     conf = np.empty(n, dtype=P.dtype)
     outcome = np.empty(n, dtype=bool)
-    for start, stop in iter_row_chunks(n, k * P.itemsize):
-        c = P[start:stop]
-        if check:
-            check_proba_chunk(c, start)
-        am = c.argmax(axis=1)
-        conf[start:stop] = np.take_along_axis(c, am[:, None], axis=1)[:, 0]
-        np.equal(am, data.y[start:stop], out=outcome[start:stop])
+    rows = np.arange(min(n, rows_per_chunk(k * P.itemsize)))
+    pred = np.empty(rows.shape[0], dtype=np.intp)
+    # argmax and maximum cannot fail on invalid values, so the value check is fused into
+    # this pass (RowCheck): each chunk is read from memory once, by the argmax, and the
+    # check's row sums and minimum read it again from cache
+    with RowCheck(P) if check else nullcontext() as checker:
+        for start, stop in iter_row_chunks(n, k * P.itemsize):
+            c = P[start:stop]
+            m = stop - start
+            am = np.argmax(c, axis=1, out=pred[:m])  # reads the chunk from memory
+            conf[start:stop] = c[rows[:m], am]
+            np.equal(am, data.y[start:stop], out=outcome[start:stop])
+            if check:
+                checker.update(c)  # reads it from cache
     return conf, outcome
 
 
@@ -506,7 +516,7 @@ def _accumulate_1d(conf, outcome, sw, edges, threshold, *, check, gap_only, weig
             sum_gap += np.bincount(b, weights=g, minlength=size + 1)[:size]
             continue
         b2 = b << 1  # (bin, outcome) cell; removed values land at >= trash
-        b2 += o
+        np.add(b2, o, out=b2, casting="unsafe")  # o of any integer dtype (uint64 too)
         cnt = np.bincount(b2, weights=w, minlength=trash + 1)
         count += cnt[0:trash:2] + cnt[1:trash:2]
         sum_true += cnt[1:trash:2]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy.special import ndtri
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
@@ -763,6 +764,7 @@ def thresholded_adaptive_calibration_error(
         **_THRESHOLD,
         "strategy": [StrOptions(set(STRATEGIES))],
         "bins": ["array-like", None],
+        "confidence_level": [Interval(numbers.Real, 0, 1, closed="neither"), None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -775,11 +777,12 @@ def reliability_curve(
     multiclass="auto",
     threshold=0.0,
     bins=None,
+    confidence_level=None,
     sample_weight=None,
     labels=None,
     pos_label=None,
 ):
-    """Per-bin observed frequency and mean predicted probability (a reliability diagram).
+    r"""Per-bin observed frequency and mean predicted probability (a reliability diagram).
 
     Every binned metric and display of skcalib is computed from the same statistics, so
     the numbers here are exactly those behind :func:`general_calibration_error` with the
@@ -803,6 +806,9 @@ def reliability_curve(
         Only probabilities strictly greater than ``threshold`` are binned.
     bins : array-like of shape (n_bins + 1,), default=None
         Explicit increasing bin edges covering [0, 1].
+    confidence_level : float in (0, 1), default=None
+        When given, also return the Wilson score interval of each bin's observed
+        frequency at this level (``prob_true_low`` and ``prob_true_high``).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     labels : array-like, default=None
@@ -826,8 +832,43 @@ def reliability_curve(
         - ``bin_stats``: the underlying :class:`BinStats` sufficient statistics.
 
         The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
+        - ``prob_true_low``, ``prob_true_high`` (only with ``confidence_level``):
+          ndarrays of the shape of ``prob_true``, the Wilson score interval of each
+          bin's observed frequency; NaN for empty bins.
+
+        The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
         Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with
         count 0 and NaN means) so that every array has one entry per bin.
+
+    Notes
+    -----
+    The Wilson score interval (Wilson 1927) of a bin with observed frequency
+    :math:`\hat p` among :math:`n` samples, with :math:`z` the
+    :math:`(1 + \text{confidence\_level}) / 2` quantile of the standard Normal, is
+
+    .. math::
+
+        \frac{\hat p + \frac{z^2}{2n}}{1 + \frac{z^2}{n}} \pm
+        \frac{z}{1 + \frac{z^2}{n}}
+        \sqrt{\frac{\hat p (1 - \hat p)}{n} + \frac{z^2}{4 n^2}}.
+
+    Unlike the Normal-approximation interval it stays inside [0, 1] and does not
+    collapse to a point when :math:`\hat p` is 0 or 1, which matters for the sparsely
+    filled bins at the ends of a reliability diagram.  With ``sample_weight``,
+    :math:`\hat p` is the weighted frequency and :math:`n` the bin's effective sample
+    size :math:`(\sum w)^2 / \sum w^2` (Kish), as in :attr:`BinStats.effective_count`:
+    with equal weights this is the count, the interval does not depend on the scale of
+    the weights, and a bin dominated by a few heavy samples gets a wide interval.  (With
+    integer weights meant as repetitions, pass repeated rows instead to get the interval
+    of the repeated sample.)
+
+    References
+    ----------
+    E. B. Wilson, "Probable Inference, the Law of Succession, and Statistical
+    Inference", Journal of the American Statistical Association 22(158), 1927.
+    L. D. Brown, T. T. Cai and A. DasGupta, "Interval Estimation for a Binomial
+    Proportion", Statistical Science 16(2), 2001.
+    L. Kish, "Survey Sampling", Wiley, 1965 (effective sample size).
 
     Examples
     --------
@@ -839,6 +880,11 @@ def reliability_curve(
     array([0.25, 0.7 ])
     >>> curve.bin_count
     array([2., 2.])
+    >>> curve = reliability_curve(
+    ...     [0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2, confidence_level=0.95
+    ... )
+    >>> curve.prob_true_low.round(3), curve.prob_true_high.round(3)
+    (array([0.   , 0.342]), array([0.658, 1.   ]))
     """
     stats = stats_of_input(
         y_true,
@@ -858,10 +904,38 @@ def reliability_curve(
     def pick(a):
         return a[0] if squeeze else a
 
-    return Bunch(
-        prob_true=pick(stats.prob_true),
+    prob_true = stats.prob_true
+    curve = Bunch(
+        prob_true=pick(prob_true),
         prob_pred=pick(stats.prob_pred),
         bin_count=pick(stats.count.copy()),
         bin_edges=pick(stats.bin_edges.copy()),
         bin_stats=stats,
     )
+    if confidence_level is not None:
+        low, high = _wilson_interval(prob_true, stats.effective_count, confidence_level)
+        curve.prob_true_low = pick(low)
+        curve.prob_true_high = pick(high)
+    return curve
+
+
+def _wilson_interval(p, n, confidence_level):
+    """Wilson score interval of frequencies ``p`` among ``n`` (effective) samples.
+
+    NaN where ``n`` is 0.  ``p`` is clipped to [0, 1] (a weighted mean may leave it by
+    a rounding error), and the interval always contains ``p`` (at ``p`` = 0 or 1 one
+    end equals ``p`` in exact arithmetic; rounding must not move it past ``p``).
+    """
+    z = float(ndtri(0.5 + confidence_level / 2))
+    z2 = z * z
+    low = np.full(p.shape, np.nan)
+    high = np.full(p.shape, np.nan)
+    ok = n > 0
+    pk = np.clip(p[ok], 0.0, 1.0)
+    nk = n[ok]
+    denom = 1.0 + z2 / nk
+    center = (pk + z2 / (2 * nk)) / denom
+    half = z / denom * np.sqrt(pk * (1 - pk) / nk + z2 / (4 * nk * nk))
+    low[ok] = np.clip(np.minimum(center - half, pk), 0.0, 1.0)
+    high[ok] = np.clip(np.maximum(center + half, pk), 0.0, 1.0)
+    return low, high

@@ -1,4 +1,4 @@
-r"""Information criteria of ensembles: WAIC and importance-sampling cross-validation.
+r"""Information criteria of ensembles: WAIC, importance-sampling and PSIS cross-validation.
 
 Both estimate the expected log predictive density of a new sample (the held-out
 log-likelihood per sample, "elpd") from the members' log-likelihoods of the observed
@@ -13,15 +13,23 @@ information criteria, as in the uncertainty_metrics reference implementation).
 
 from __future__ import annotations
 
+import math
+import numbers
+import warnings
+
 import numpy as np
-from scipy.special import logsumexp
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import StrOptions, validate_params
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._guard import scorer_misuse_guard
-from ._validation import _to_numpy, check_sample_weight
+from ._validation import _to_numpy, check_sample_weight, iter_row_chunks
 
-__all__ = ["importance_sampling_cross_validation", "negative_waic"]
+__all__ = [
+    "PSISWarning",
+    "importance_sampling_cross_validation",
+    "negative_waic",
+    "psis_loo",
+]
 
 
 def _check_log_lik(log_lik, *, min_members=1, what="this criterion"):
@@ -47,11 +55,36 @@ def _check_log_lik(log_lik, *, min_members=1, what="this criterion"):
     if not np.isfinite(L).all():
         i, j = np.argwhere(~np.isfinite(L))[0]
         raise ValueError(
-            f"log_lik contains NaN or infinity: log_lik[{i}, {j}] = {L[i, j]!r} "
+            f"log_lik contains NaN or infinity: log_lik[{i}, {j}] = {float(L[i, j])!r} "
             "(a member gave probability 0 to an observed label? clip the probabilities "
             "to [eps, 1] before taking the log)"
         )
     return L
+
+
+def _row_stats(L, *, negate=False, moments=False):
+    """``logsumexp`` of each row of ``L`` (of ``-L`` with ``negate``), and with
+    ``moments`` the row means and unbiased variances, computed on cache-sized chunks of
+    rows so that the temporaries stay small (``L`` is finite)."""
+    n, m = L.shape
+    lse = np.empty(n)
+    mean = np.empty(n) if moments else None
+    var = np.empty(n) if moments and m > 1 else None
+    for start, stop in iter_row_chunks(n, 8 * m):
+        c = L[start:stop]
+        if negate:
+            c = -c
+        top = c.max(axis=1)
+        shifted = c - top[:, None]
+        lse[start:stop] = top + np.log(np.exp(shifted).sum(axis=1))
+        if moments:
+            # moments of the shifted values: no cancellation with a large common offset
+            mu = shifted.mean(axis=1)
+            mean[start:stop] = mu + top
+            if var is not None:
+                d = shifted - mu[:, None]
+                var[start:stop] = np.einsum("ij,ij->i", d, d) / (m - 1)
+    return lse, mean, var
 
 
 def _mean_sem(pointwise, sample_weight):
@@ -185,11 +218,12 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
     )
     sw = check_sample_weight(sample_weight, L.shape[0])
     n_members = L.shape[1]
-    lppd = logsumexp(L, axis=1) - np.log(n_members)
+    lse, mean, var = _row_stats(L, moments=True)
+    lppd = lse - np.log(n_members)
     if waic_type == "waic1":
-        pointwise = lppd - L.var(axis=1, ddof=1)
+        pointwise = lppd - var
     else:
-        pointwise = 2.0 * L.mean(axis=1) - lppd
+        pointwise = 2.0 * mean - lppd
     value, sem = _mean_sem(pointwise, sw)
     return Bunch(value=value, sem=sem, pointwise=pointwise)
 
@@ -211,7 +245,8 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
         t_i = -\log\Bigl(\frac{1}{M}\sum_{j=1}^{M} e^{-\ell_{ij}}\Bigr)
             = \log M - \operatorname{logsumexp}_j(-\ell_{ij}),
 
-    computed with :func:`scipy.special.logsumexp`.  ``value = mean_i t_i`` estimates the
+    computed with the largest term factored out, as :func:`scipy.special.logsumexp`.
+    ``value = mean_i t_i`` estimates the
     held-out log-likelihood per sample (**higher is better**);
     ``sem = std_i(t_i, ddof=1) / sqrt(n)``.  The estimator can have a large variance
     when a few members give a sample a tiny likelihood (Vehtari, Gelman and Gabry 2017
@@ -250,6 +285,268 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
     """
     L = _check_log_lik(log_lik, what="importance_sampling_cross_validation")
     sw = check_sample_weight(sample_weight, L.shape[0])
-    pointwise = np.log(L.shape[1]) - logsumexp(-L, axis=1)
+    pointwise = np.log(L.shape[1]) - _row_stats(L, negate=True)[0]
     value, sem = _mean_sem(pointwise, sw)
     return Bunch(value=value, sem=sem, pointwise=pointwise)
+
+
+# --------------------------------------------------------------------------------------
+# Pareto-smoothed importance-sampling leave-one-out cross-validation (PSIS-LOO)
+# --------------------------------------------------------------------------------------
+
+#: Pareto shape above which the importance-sampling estimate of a sample is unreliable
+PARETO_K_THRESHOLD = 0.7
+
+#: log of the smallest normal float64: the lowest cutoff of the tail (as loo and ArviZ)
+_LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
+_EPS = float(np.finfo(np.float64).eps)
+
+#: bytes of log_lik per chunk of rows of the PSIS kernel: large enough that the per-chunk
+#: overhead (a few dozen numpy calls) is small, small enough for the cache
+_PSIS_CHUNK_BYTES = 1 << 20
+
+
+class PSISWarning(UserWarning):
+    """Some samples have a Pareto shape ``k > 0.7``: their PSIS-LOO values are unreliable.
+
+    Issued by :func:`psis_loo`; its message says how many samples.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from skcalib.metrics import PSISWarning
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", PSISWarning)  # e.g. in a model search
+    """
+
+
+def _tail_length(n_draws, r_eff):
+    """Number of largest importance ratios in the tail: ``ceil(min(S / 5, 3 sqrt(S / r_eff)))``."""
+    return int(math.ceil(min(n_draws / 5.0, 3.0 * math.sqrt(n_draws / r_eff))))
+
+
+def _gpd_fit(y):
+    """Zhang and Stephens (2009) generalized-Pareto fit of each row of ``y``.
+
+    ``y`` (n_rows, m): positive exceedances sorted ascending along each row.  Returns the
+    shape ``k`` (with the weakly informative prior of Vehtari et al.: ``(m k + 5) / (m +
+    10)``) and the scale ``sigma``, as ``gpdfit`` of the loo R package and ``_gpdfit`` of
+    ArviZ, vectorised over rows.  Rows whose fit fails get ``k = nan``.
+    """
+    n_rows, m = y.shape
+    m_est = 30 + int(m**0.5)
+    grid = 1.0 - np.sqrt(m_est / (np.arange(1, m_est + 1, dtype=np.float64) - 0.5))
+    quartile = y[:, int(m / 4 + 0.5) - 1]
+    with np.errstate(all="ignore"):  # failed fits are NaN, handled by the caller
+        b = grid[None, :] / (3.0 * quartile[:, None]) + 1.0 / y[:, -1:]
+        t = b[:, :, None] * y[:, None, :]  # the one (n_rows, m_est, m) temporary
+        np.negative(t, out=t)
+        np.log1p(t, out=t)
+        k_grid = t.mean(axis=2)
+        del t
+        profile = m * (np.log(-(b / k_grid)) - k_grid - 1.0)
+        # posterior weights of the grid points: softmax of the profile log-likelihood
+        w = np.exp(profile - profile.max(axis=1, keepdims=True))
+        w /= w.sum(axis=1, keepdims=True)
+        w[w < 10 * _EPS] = 0.0  # negligible weights are dropped, as loo/ArviZ
+        b_post = (b * w).sum(axis=1) / w.sum(axis=1)
+        k = np.log1p(-b_post[:, None] * y).mean(axis=1)
+        sigma = -k / b_post
+    k = (m * k + 10 * 0.5) / (m + 10)
+    return k, sigma
+
+
+def _psis_loo_rows(L, r_eff):
+    """Pointwise PSIS-LOO and Pareto k of the rows of the finite matrix ``L``."""
+    n, S = L.shape
+    tail = _tail_length(S, r_eff)
+    pointwise = np.empty(n)
+    khat = np.full(n, np.inf)
+    log_S = math.log(S)
+    kth = S - tail - 1  # position of the cutoff (the largest value not in the tail)
+    sti = (np.arange(tail, dtype=np.float64) + 0.5) / tail if tail > 0 else None
+    for start, stop in iter_row_chunks(n, 8 * S, _PSIS_CHUNK_BYTES):
+        Lc = L[start:stop]
+        r = Lc.shape[0]
+        L_min = Lc.min(axis=1)
+        # log importance ratios 1 / p(y_i | theta_j), shifted so that the largest is 0
+        X = L_min[:, None] - Lc
+        n_tail = np.zeros(r, dtype=np.intp)
+        if tail > 4:
+            part = np.argpartition(X, kth, axis=1)[:, kth:]
+            top = np.take_along_axis(X, part, axis=1)
+            order = np.argsort(top[:, 1:], axis=1, kind="stable")
+            top_idx = np.take_along_axis(part[:, 1:], order, axis=1)
+            top_val = np.take_along_axis(top[:, 1:], order, axis=1)  # ascending
+            cutoff = np.maximum(top[:, 0], _LOG_TINY)
+            exp_cutoff = np.exp(cutoff)
+            # the tail: values strictly above the cutoff (fewer than `tail` with ties)
+            n_tail = (top_val > cutoff[:, None]).sum(axis=1)
+            for m in np.unique(n_tail):
+                if m <= 4:  # too few for a fit: no smoothing, k = inf (as loo/ArviZ)
+                    n_tail[n_tail == m] = 0
+                    continue
+                g = np.flatnonzero(n_tail == m)
+                y = np.exp(top_val[g, tail - m :]) - exp_cutoff[g, None]
+                k, sigma = _gpd_fit(y)
+                ok = np.isfinite(k) & (sigma > 0) & np.all(y > 0, axis=1)
+                khat[start + g[ok]] = k[ok]
+                n_tail[g[~ok]] = 0  # failed fit: no smoothing, k = inf
+                g, k, sigma = g[ok], k[ok], sigma[ok]
+                if g.size == 0:
+                    continue
+                p = sti[:m] if m == tail else (np.arange(m, dtype=np.float64) + 0.5) / m
+                log1m_p = np.log1p(-p)
+                small = np.abs(k) < _EPS
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    q = np.where(
+                        small[:, None],
+                        -log1m_p[None, :],
+                        np.expm1(-k[:, None] * log1m_p[None, :]) / k[:, None],
+                    )
+                smooth = np.log(sigma[:, None] * q + exp_cutoff[g, None])
+                np.minimum(smooth, 0.0, out=smooth)  # at most the largest raw ratio
+                X[g[:, None], top_idx[g, tail - m :]] = smooth
+                top_val[g, tail - m :] = smooth  # the smoothed tail values, kept
+        # log of the sum of the normalised log weights: log sum_j exp(X_ij)
+        log_norm = np.log(np.exp(X).sum(axis=1))
+        # numerator sum_j exp(lw_j + L_ij): each of the S - m untouched draws adds
+        # exp(L_min); a smoothed draw adds exp(smooth + L_ij)
+        num = np.log(S - n_tail) + L_min if tail > 4 else log_S + L_min
+        if tail > 4:
+            has = n_tail > 0
+            if has.any():
+                h = np.flatnonzero(has)
+                mask = np.arange(tail)[None, :] >= (tail - n_tail[h])[:, None]
+                terms = np.where(
+                    mask,
+                    top_val[h] + np.take_along_axis(Lc[h], top_idx[h], axis=1),
+                    -np.inf,
+                )
+                top = np.maximum(terms.max(axis=1), num[h])
+                total = np.exp(num[h] - top) + np.exp(terms - top[:, None]).sum(axis=1)
+                num[h] = top + np.log(total)
+        pointwise[start:stop] = num - log_norm
+        # equal likelihoods under every member: uniform weights, exact, no tail at all
+        khat[start:stop][Lc.max(axis=1) == L_min] = -np.inf
+    return pointwise, khat
+
+
+@scorer_misuse_guard
+@validate_params(
+    {
+        "log_lik": ["array-like"],
+        "r_eff": [Interval(numbers.Real, 0, None, closed="neither")],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def psis_loo(log_lik, *, r_eff=1.0, sample_weight=None):
+    r"""Pareto-smoothed importance-sampling leave-one-out cross-validation (PSIS-LOO).
+
+    The leave-one-out predictive density of sample ``i`` is estimated by importance
+    sampling over the ``S`` members (posterior draws) with the ratios
+    ``r_ij = 1 / p(y_i | x_i, theta_j)``, as in
+    :func:`importance_sampling_cross_validation`, but the ``M`` largest ratios,
+
+    .. math::
+
+        M = \left\lceil \min\bigl(S / 5,\; 3 \sqrt{S / r_\mathrm{eff}}\bigr) \right\rceil,
+
+    are replaced by the expected order statistics of a generalized Pareto distribution
+    fitted to them (Zhang and Stephens 2009, with the prior on its shape of Vehtari et
+    al. 2024), truncated at the largest raw ratio.  With the smoothed, normalised weights
+    ``w_ij``,
+
+    .. math::
+
+        t_i = \log \sum_{j=1}^{S} w_{ij}\, p(y_i \mid x_i, \theta_j),
+
+    ``value = mean_i t_i`` estimates the held-out log-likelihood per sample (**higher is
+    better**) and ``sem = std_i(t_i, ddof=1) / sqrt(n)``, the convention of
+    :func:`negative_waic`.  The fitted shape ``k_i`` (``pareto_k``) is the diagnostic:
+    the estimate of a sample with ``k_i > 0.7`` is unreliable (its importance weights
+    have too heavy a tail; refit without the sample, or use a more robust model), and a
+    :class:`PSISWarning` says how many samples have it.  Samples whose tail holds fewer
+    than 5 ratios above the cutoff (always when ``S <= 20``) are not smoothed and get
+    ``k = inf``, as in ArviZ; so do samples whose fit fails.  A sample to which every
+    member gives the same likelihood has exact, uniform weights: it gets ``k = -inf``
+    (ArviZ: ``inf``) and no warning.
+
+    This is the algorithm of the loo R package and of ArviZ (``arviz.loo``), whose
+    ``elpd_loo`` is ``n * value``, whose ``loo_i`` is ``pointwise`` and whose ``se`` is
+    ``sqrt(n * var(t, ddof=0))`` (about ``n * sem``).
+
+    Parameters
+    ----------
+    log_lik : array-like of shape (n_samples, n_members)
+        ``log_lik[i, j]`` is the log-likelihood of sample ``i`` under member ``j``;
+        at least 2 members, finite values.
+    r_eff : float, default=1.0
+        Relative effective sample size of the members, ``S_eff / S``: 1 for independent
+        draws (bagging, random forests, deep ensembles); for MCMC draws the ratio of the
+        effective sample size to the number of draws.  It sets the tail length ``M``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the samples in the mean and its standard error (as in
+        :func:`negative_waic`: a weight ``w`` is the same as repeating the row ``w``
+        times in ``value``; the standard error uses Kish's effective sample size).
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        ``value`` (float), ``sem`` (float; NaN when a single sample has a non-zero
+        weight), ``pointwise`` (ndarray of shape (n_samples,), the ``t_i``) and
+        ``pareto_k`` (ndarray of shape (n_samples,)).
+
+    Warns
+    -----
+    PSISWarning
+        When some samples have ``pareto_k > 0.7``; the message says how many.
+
+    See Also
+    --------
+    importance_sampling_cross_validation : The same estimate without smoothing.
+    negative_waic : An asymptotically equivalent criterion.
+
+    Notes
+    -----
+    Vehtari et al. (2024) recommend the threshold ``min(1 - 1 / log10(S), 0.7)`` for
+    ``k``, which is lower than 0.7 for ``S < 2155`` draws (ArviZ warns at that
+    threshold, 0.5 for 100 draws); ``pareto_k`` is returned so that any threshold can
+    be applied.
+
+    References
+    ----------
+    Vehtari, Gelman and Gabry, "Practical Bayesian model evaluation using leave-one-out
+    cross-validation and WAIC", Statistics and Computing 27, 2017.
+    Vehtari, Simpson, Gelman, Yao and Gabry, "Pareto smoothed importance sampling",
+    JMLR 25(72), 2024.
+    Zhang and Stephens, "A new and efficient estimation method for the generalized
+    Pareto distribution", Technometrics 51(3), 2009.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.metrics import psis_loo
+    >>> rng = np.random.default_rng(0)
+    >>> mu = rng.normal(0.0, 0.1, size=200)  # 200 posterior draws of a mean
+    >>> y = np.array([-0.3, 0.1, 0.4, 0.0, 0.2])  # the observed samples
+    >>> log_lik = -0.5 * (y[:, None] - mu) ** 2 - 0.5 * np.log(2 * np.pi)
+    >>> result = psis_loo(log_lik)
+    >>> round(result.value, 4), bool(np.all(result.pareto_k < 0.7))
+    (-0.9538, True)
+    """
+    L = _check_log_lik(log_lik, min_members=2, what="psis_loo")
+    sw = check_sample_weight(sample_weight, L.shape[0])
+    pointwise, khat = _psis_loo_rows(L, float(r_eff))
+    value, sem = _mean_sem(pointwise, sw)
+    bad = int(np.count_nonzero(khat > PARETO_K_THRESHOLD))
+    if bad:
+        warnings.warn(
+            f"psis_loo: {bad} of {L.shape[0]} samples have a Pareto shape k > "
+            f"{PARETO_K_THRESHOLD} (largest k = {float(khat.max()):.3g}): their "
+            "leave-one-out estimates are unreliable (see result.pareto_k)",
+            PSISWarning,
+            stacklevel=4,  # the caller of the public function (through its decorators)
+        )
+    return Bunch(value=value, sem=sem, pointwise=pointwise, pareto_k=khat)

@@ -14,11 +14,19 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..utils._sklearn_compat import HasMethods, validate_params
 from ._validation import check_classification_input, check_proba_values
 
-__all__ = ["member_probabilities"]
+__all__ = ["member_log_likelihood", "member_probabilities"]
 
 _SUPPORTED = (
     "BaggingClassifier, RandomForestClassifier, ExtraTreesClassifier, "
-    "VotingClassifier(voting='soft'), or a Pipeline ending in one of them"
+    "VotingClassifier(voting='soft'), a Pipeline ending in one of them, or a list of "
+    "fitted classifiers"
+)
+
+_BOOSTING = (
+    "{name} is a boosting ensemble: its stages are fitted one after the other to "
+    "correct the previous ones and are combined into one score, so no stage is a "
+    "classifier with a predictive distribution of its own and the ensemble has no "
+    "member probabilities or log-likelihoods; expected a fitted " + _SUPPORTED
 )
 
 
@@ -36,18 +44,28 @@ def _unwrap(ensemble, X):
 
 def _check_ensemble(ensemble):
     from sklearn.ensemble import (
+        AdaBoostClassifier,
         BaggingClassifier,
         ExtraTreesClassifier,
+        GradientBoostingClassifier,
+        HistGradientBoostingClassifier,
         RandomForestClassifier,
         VotingClassifier,
     )
 
     name = type(ensemble).__name__
+    if isinstance(
+        ensemble, GradientBoostingClassifier | HistGradientBoostingClassifier | AdaBoostClassifier
+    ):
+        raise ValueError(_BOOSTING.format(name=name))
     if isinstance(ensemble, VotingClassifier):
         if ensemble.voting != "soft":
             raise ValueError(
                 f"member probabilities of a VotingClassifier need voting='soft', got "
-                f"voting={ensemble.voting!r}"
+                f"voting={ensemble.voting!r}: a hard-voting ensemble predicts the "
+                "majority of its members' labels and does not average their "
+                "probabilities, so its members are not the components of its "
+                "predictive distribution"
             )
     elif not isinstance(
         ensemble, BaggingClassifier | RandomForestClassifier | ExtraTreesClassifier
@@ -105,6 +123,8 @@ def iter_member_probabilities(ensemble, X):
     """
     from sklearn.ensemble import BaggingClassifier, VotingClassifier
 
+    if isinstance(ensemble, list | tuple):
+        return _iter_list_members(ensemble, X)
     est, X = _unwrap(ensemble, X)
     classes = _check_ensemble(est)
     k = classes.shape[0]
@@ -149,7 +169,7 @@ def iter_member_probabilities(ensemble, X):
 
 
 @validate_params(
-    {"ensemble": [HasMethods(["fit"])], "X": ["array-like", "sparse matrix"]},
+    {"ensemble": [HasMethods(["fit"]), list, tuple], "X": ["array-like", "sparse matrix"]},
     prefer_skip_nested_validation=True,
 )
 def member_probabilities(ensemble, X):
@@ -157,13 +177,16 @@ def member_probabilities(ensemble, X):
 
     Parameters
     ----------
-    ensemble : fitted estimator
+    ensemble : fitted estimator or list of fitted classifiers
         A :class:`~sklearn.ensemble.BaggingClassifier` (members see their own feature
         subset ``estimators_features_``), :class:`~sklearn.ensemble.RandomForestClassifier`,
         :class:`~sklearn.ensemble.ExtraTreesClassifier`, a
         :class:`~sklearn.ensemble.VotingClassifier` with ``voting="soft"`` (its
-        ``weights`` are not applied: each member's own prediction is returned), or a
-        :class:`~sklearn.pipeline.Pipeline` whose last step is one of these.
+        ``weights`` are not applied: each member's own prediction is returned), a
+        :class:`~sklearn.pipeline.Pipeline` whose last step is one of these, or a list
+        of fitted classifiers with ``predict_proba`` (the columns are then the sorted
+        union of their ``classes_``).  Boosting ensembles and hard voting raise a
+        ValueError saying why.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
         Input samples, as passed to ``ensemble.predict_proba``.
 
@@ -188,7 +211,105 @@ def member_probabilities(ensemble, X):
     return np.stack(list(members))
 
 
-def member_log_likelihood(y_true, ensemble_or_members, X=None, *, labels=None, eps=None):
+def _iter_list_members(members, X):
+    """Classes (the sorted union of the members' classes) and a generator of the
+    members' probabilities in that column order, for a list of fitted classifiers."""
+    if len(members) == 0:
+        raise ValueError("the list of members is empty")
+    member_classes = []
+    for j, member in enumerate(members):
+        if not (hasattr(member, "fit") and hasattr(member, "predict_proba")):
+            raise ValueError(
+                f"member {j} of the list ({type(member).__name__}) is not a classifier "
+                "with predict_proba"
+            )
+        check_is_fitted(member)
+        c = getattr(member, "classes_", None)
+        if c is None or isinstance(c, list) or np.ndim(c) != 1:
+            raise ValueError(
+                f"member {j} of the list ({type(member).__name__}) must be a fitted "
+                "single-output classifier with classes_"
+            )
+        member_classes.append(np.asarray(c))
+    try:
+        classes = np.unique(np.concatenate(member_classes))
+    except TypeError as exc:
+        raise ValueError(f"the members' classes cannot be compared: {exc}") from exc
+    k = classes.shape[0]
+
+    def gen():
+        for member, c in zip(members, member_classes, strict=True):
+            idx = np.searchsorted(classes, c)
+            yield _to_columns(member.predict_proba(X), idx, k, type(member).__name__)
+
+    return classes, gen()
+
+
+@validate_params(
+    {
+        "ensemble": [HasMethods(["fit"]), list, tuple],
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def member_log_likelihood(ensemble, X, y):
+    r"""Log-likelihood of the observed labels under every member of a fitted ensemble.
+
+    .. math::
+
+        \ell_{ij} = \log \maxigl(p_j(y_i \mid x_i), arepsilonigr),
+
+    the input of :func:`negative_waic`, :func:`importance_sampling_cross_validation` and
+    :func:`psis_loo`.  ``epsilon`` is the float64 machine epsilon (2.2e-16), so that a
+    member that gives an observed label probability 0 (a pure leaf of a tree) adds
+    ``log(eps) = -36.04`` instead of ``-inf``.
+
+    Parameters
+    ----------
+    ensemble : fitted estimator or list of fitted classifiers
+        A :class:`~sklearn.ensemble.BaggingClassifier`,
+        :class:`~sklearn.ensemble.RandomForestClassifier`,
+        :class:`~sklearn.ensemble.ExtraTreesClassifier`, a
+        :class:`~sklearn.ensemble.VotingClassifier` with ``voting="soft"``, a
+        :class:`~sklearn.pipeline.Pipeline` ending in one of them (see
+        :func:`member_probabilities`), or a list of fitted classifiers with
+        ``predict_proba`` (the classes are the sorted union of theirs).  A member
+        trained on a subset of the classes (a bootstrap sample that missed a rare class)
+        gives the other classes probability 0.  Boosting ensembles
+        (:class:`~sklearn.ensemble.GradientBoostingClassifier`,
+        :class:`~sklearn.ensemble.HistGradientBoostingClassifier`,
+        :class:`~sklearn.ensemble.AdaBoostClassifier`) and hard voting raise a
+        ValueError: their members are not probabilistic components of the prediction.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Input samples.
+    y : array-like of shape (n_samples,)
+        Observed labels, among the ensemble's classes.
+
+    Returns
+    -------
+    log_lik : ndarray of shape (n_samples, n_members)
+        ``log_lik[i, j]`` is the log-likelihood of sample ``i`` under member ``j``.
+
+    See Also
+    --------
+    member_probabilities : The members' class probabilities.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from skcalib.metrics import member_log_likelihood, psis_loo
+    >>> X, y = load_iris(return_X_y=True)
+    >>> forest = RandomForestClassifier(n_estimators=50, random_state=0).fit(X[::2], y[::2])
+    >>> log_lik = member_log_likelihood(forest, X[1::2], y[1::2])
+    >>> log_lik.shape
+    (75, 50)
+    """
+    return log_likelihood_matrix(y, ensemble, X)
+
+
+def log_likelihood_matrix(y_true, ensemble_or_members, X=None, *, labels=None, eps=None):
     """Log-likelihood matrix ``log_lik`` of shape (n_samples, n_members).
 
     ``log_lik[i, j] = log(clip(p_j(y_i | x_i), eps, 1))`` with ``eps`` the float64

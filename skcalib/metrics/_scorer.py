@@ -13,7 +13,7 @@ Three kinds of scorer
   binary classifier scikit-learn passes the positive-class column (``pos_label``, default
   ``classes_[1]``), so ``"ece"`` is the calibration of the positive-class probability
   (``multiclass="auto"``), as :class:`sklearn.calibration.CalibrationDisplay`.
-* **Ensembles** (``"iscv"``, ``"waic"``): the members of a fitted bagging ensemble,
+* **Ensembles** (``"iscv"``, ``"waic"``, ``"psis_loo"``): the members of a fitted bagging ensemble,
   forest or soft-voting ensemble are evaluated on the fold and the information criterion
   is computed from their log-likelihood matrix (member probabilities clipped to
   ``[eps, 1]``, ``eps`` the float64 machine epsilon).
@@ -22,8 +22,8 @@ Three kinds of scorer
 
 Signs: every scorer is "greater is better", as every scikit-learn scorer.  Errors and
 losses are negated (``neg_*`` names; the short aliases return the same negated values).
-``"iscv"`` and ``"waic"`` are log predictive densities per sample, already "higher is
-better", and are returned as they are (not negated).
+``"iscv"``, ``"waic"`` and ``"psis_loo"`` are log predictive densities per sample, already
+"higher is better", and are returned as they are (not negated).
 
 Implementation note: scikit-learn computes the predictions inside the method
 ``_score(method_caller, estimator, X, y_true, **kwargs)`` of the class of
@@ -68,10 +68,13 @@ from ._calibration import (
     thresholded_adaptive_calibration_error,
 )
 from ._guard import add_metric_scorer_names, scorer_misuse_message, scorer_names_for_metric
-from ._information_criteria import importance_sampling_cross_validation, negative_waic
-from ._members import check_member_ensemble, member_log_likelihood
+from ._information_criteria import importance_sampling_cross_validation, negative_waic, psis_loo
+from ._members import check_member_ensemble, log_likelihood_matrix
 from ._regression import crps_normal, normal_negative_log_likelihood
 from ._scoring_rules import brier_score, negative_log_likelihood
+from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
+from ._semiparametric import semiparametric_calibration_error
+from ._smooth import smooth_calibration_error
 
 __all__ = ["get_scorer", "get_scorer_names"]
 
@@ -90,8 +93,8 @@ class _FittedMembers(NamedTuple):
 
 def _log_lik(y_true, y_pred, labels):
     if isinstance(y_pred, _FittedMembers):
-        return member_log_likelihood(y_true, y_pred.estimator, y_pred.X, labels=labels)
-    return member_log_likelihood(y_true, y_pred, labels=labels)
+        return log_likelihood_matrix(y_true, y_pred.estimator, y_pred.X, labels=labels)
+    return log_likelihood_matrix(y_true, y_pred, labels=labels)
 
 
 def iscv_of_members(y_true, y_pred, *, labels=None, sample_weight=None):
@@ -108,6 +111,12 @@ def waic_of_members(y_true, y_pred, *, waic_type="waic1", labels=None, sample_we
     """nWAIC of an ensemble from its members' probabilities of the true labels."""
     log_lik = _log_lik(y_true, y_pred, labels)
     return negative_waic(log_lik, waic_type=waic_type, sample_weight=sample_weight).value
+
+
+def psis_loo_of_members(y_true, y_pred, *, r_eff=1.0, labels=None, sample_weight=None):
+    """PSIS-LOO of an ensemble from its members' probabilities of the true labels."""
+    log_lik = _log_lik(y_true, y_pred, labels)
+    return psis_loo(log_lik, r_eff=r_eff, sample_weight=sample_weight).value
 
 
 def crps_of_normal_forecast(y_true, y_pred, *, sample_weight=None):
@@ -160,9 +169,26 @@ _SPECS = (
         "proba",
     ),
     _Spec("neg_general_calibration_error", "gce", general_calibration_error, "proba"),
+    # statistical calibration (skcalib.metrics._smooth, _semiparametric)
+    _Spec("neg_smooth_calibration_error", "smece", smooth_calibration_error, "proba"),
+    _Spec(
+        "neg_semiparametric_calibration_error",
+        "spce",
+        semiparametric_calibration_error,
+        "proba",
+    ),
     # proper scoring rules
     _Spec("neg_brier_score", "brier", brier_score, "proba"),
     _Spec("neg_negative_log_likelihood", "nll", negative_log_likelihood, "proba"),
+    # selective prediction: AURC is a loss (negated), OCA an accuracy (as it is)
+    _Spec("neg_area_under_risk_coverage", "aurc", area_under_risk_coverage, "proba"),
+    _Spec(
+        "oracle_collaborative_accuracy",
+        "oca",
+        oracle_collaborative_accuracy,
+        "proba",
+        True,
+    ),
     # ensembles: log predictive densities, higher is better, not negated
     _Spec(
         "importance_sampling_cross_validation",
@@ -173,6 +199,7 @@ _SPECS = (
         iscv_of_members,
     ),
     _Spec("negative_waic", "waic", negative_waic, "ensemble", True, waic_of_members),
+    _Spec("psis_loo", None, psis_loo, "ensemble", True, psis_loo_of_members),
     # Normal regression forecasts
     _Spec("neg_crps_normal", "crps", crps_normal, "regression", False, crps_of_normal_forecast),
     _Spec(
@@ -193,7 +220,16 @@ del _s
 
 # arguments that are data, never options of a scorer
 _DATA_ARGS = frozenset(
-    {"y_true", "y_proba", "y_pred", "y_proba_members", "y_mean", "y_std", "sample_weight"}
+    {
+        "y_true",
+        "y_proba",
+        "y_pred",
+        "y_proba_members",
+        "y_mean",
+        "y_std",
+        "sample_weight",
+        "uncertainty",  # per-sample data of the selective-prediction metrics
+    }
 )
 
 
@@ -256,8 +292,8 @@ class _EnsembleScorer(ScorerBase):
     def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
         check_member_ensemble(
             estimator,
-            "the ensemble scorers ('iscv', 'waic') score the members of a fitted ensemble "
-            "by their log-likelihoods",
+            "the ensemble scorers ('iscv', 'waic', 'psis_loo') score the members of a "
+            "fitted ensemble by their log-likelihoods",
         )
         _check_equal_weights(estimator)
         score_kwargs = {**self.score_options, **kwargs}

@@ -48,11 +48,13 @@ from sklearn import get_config
 __all__ = [
     "PROBA_TOLERANCE",
     "ClassificationInput",
+    "RowCheck",
     "check_classification_input",
     "check_proba_chunk",
     "check_sample_weight",
     "iter_row_chunks",
     "row_sum_tolerance",
+    "rows_per_chunk",
 ]
 
 #: Target size, in bytes, of one chunk of rows read by the chunked kernels: small enough
@@ -69,9 +71,14 @@ MAX_TOTAL_WEIGHT = 1e150
 MIN_WEIGHT = 1e-150
 
 
+def rows_per_chunk(row_bytes, chunk_bytes=CHUNK_BYTES):
+    """Number of rows of ``row_bytes`` each in a chunk of :func:`iter_row_chunks`."""
+    return max(1, int(chunk_bytes // max(int(row_bytes), 1)))
+
+
 def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
     """Yield ``(start, stop)`` row ranges of about ``chunk_bytes`` each."""
-    step = max(1, int(chunk_bytes // max(int(row_bytes), 1)))
+    step = rows_per_chunk(row_bytes, chunk_bytes)
     for start in range(0, n_rows, step):
         yield start, min(start + step, n_rows)
 
@@ -408,7 +415,23 @@ def _fmt_index(idx, start):
     return ", ".join(str(i) for i in idx)
 
 
-def check_proba_chunk(chunk, start=0, row_sums=None):
+def _ones(n, dtype):
+    """A vector of ``n`` ones (the right operand of the row-sum product), cached."""
+    key = (n, np.dtype(dtype))
+    v = _ONES.get(key)
+    if v is None:
+        v = np.ones(n, dtype=dtype)
+        v.flags.writeable = False
+        if len(_ONES) > 64:
+            _ONES.clear()
+        _ONES[key] = v
+    return v
+
+
+_ONES: dict = {}
+
+
+def check_proba_chunk(chunk, start=0):
     """Check a chunk of probabilities; raise ValueError naming the first bad entry.
 
     Parameters
@@ -417,9 +440,6 @@ def check_proba_chunk(chunk, start=0, row_sums=None):
         Rows ``start:start + len(chunk)`` of ``y_proba``.
     start : int
         Offset of the chunk, used in messages.
-    row_sums : ndarray or None
-        Row sums of a 2-D chunk if the caller already computed them (under
-        ``np.errstate(all="ignore")``: a row holding infinity has no finite sum).
 
     Notes
     -----
@@ -435,14 +455,24 @@ def check_proba_chunk(chunk, start=0, row_sums=None):
             return
         raise ValueError(_format_value_error(chunk, start))
     with np.errstate(all="ignore"):  # NaN/inf rows: reported below, never raised here
-        if row_sums is None:
-            row_sums = chunk @ np.ones(chunk.shape[1], dtype=chunk.dtype)
-        dev = np.abs(row_sums - 1)
-    lo = chunk.min()
-    if lo >= 0 and dev.max() <= PROBA_TOLERANCE:  # both False for NaN
+        row_sums = chunk @ _ones(chunk.shape[1], chunk.dtype)
+    if chunk.min() >= 0 and _sums_ok(row_sums):  # both False for NaN
         return
+    _raise_bad_chunk(chunk, start, row_sums)
+
+
+def _sums_ok(row_sums):
+    """Whether every row sum is within :data:`PROBA_TOLERANCE` of 1 (False for NaN)."""
+    if row_sums.size == 0:
+        return True
+    return bool(row_sums.min() >= 1 - PROBA_TOLERANCE and row_sums.max() <= 1 + PROBA_TOLERANCE)
+
+
+def _raise_bad_chunk(chunk, start, row_sums):
     msg = _format_value_error(chunk, start, upper=1 + PROBA_TOLERANCE)
     if msg is None:
+        with np.errstate(all="ignore"):
+            dev = np.abs(row_sums - 1)
         i = int(np.flatnonzero(~(dev <= PROBA_TOLERANCE))[0])
         msg = (
             f"y_proba rows must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); "
@@ -450,6 +480,68 @@ def check_proba_chunk(chunk, start=0, row_sums=None):
             "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
         )
     raise ValueError(msg)
+
+
+class RowCheck:
+    """Value check of a 2-D probability array fused with a kernel's own pass over it.
+
+    For kernels whose work on a chunk cannot fail on invalid values (an argmax, a
+    maximum): inside the ``with`` block, :meth:`update` records each chunk's minimum
+    and row sums while the chunk is in cache; the row sums are compared with 1 in
+    vectorised steps of :attr:`BUFFER_ROWS` rows and on leaving the block, and on
+    failure the whole array is checked again by
+    :func:`check_proba_values` to name the first bad entry.  The result is the same
+    check as :func:`check_proba_chunk` (same tolerance, same messages) at the cost of
+    two in-cache passes per chunk and no per-chunk set-up.  Floating-point warnings of
+    the row sums (a row holding infinity) are silenced inside the block.
+
+    Examples
+    --------
+    >>> P = np.array([[0.2, 0.8], [0.5, 0.5]])
+    >>> with RowCheck(P) as check:
+    ...     for start, stop in iter_row_chunks(P.shape[0], P.shape[1] * P.itemsize):
+    ...         check.update(P[start:stop])
+    """
+
+    #: rows whose sums are kept before they are compared with 1 (bounds the memory)
+    BUFFER_ROWS = 1 << 16
+
+    def __init__(self, P):
+        self._P = P
+        self._ones = _ones(P.shape[1], P.dtype)
+        self._row_sums = np.empty(min(P.shape[0], self.BUFFER_ROWS), dtype=P.dtype)
+        self._filled = 0
+        self._ok = True
+        self._errstate = np.errstate(all="ignore")
+
+    def __enter__(self):
+        self._errstate.__enter__()
+        return self
+
+    def update(self, chunk):
+        """Record the minimum and the row sums of ``chunk``, the next rows of the array."""
+        m = chunk.shape[0]
+        if self._filled + m > self._row_sums.shape[0]:
+            self._flush()
+            if m > self._row_sums.shape[0]:
+                self._row_sums = np.empty(m, dtype=self._row_sums.dtype)
+        np.matmul(chunk, self._ones, out=self._row_sums[self._filled : self._filled + m])
+        self._filled += m
+        if not chunk.min() >= 0:  # NaN or a negative entry
+            self._ok = False
+
+    def _flush(self):
+        self._ok = self._ok and _sums_ok(self._row_sums[: self._filled])
+        self._filled = 0
+
+    def __exit__(self, exc_type, exc, tb):
+        self._errstate.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            self._flush()
+            if not self._ok:
+                check_proba_values(self._P)  # raises, naming the first bad entry
+                raise ValueError("y_proba contains invalid probabilities")  # pragma: no cover
+        return False
 
 
 def check_proba_values(P):

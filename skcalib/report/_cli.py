@@ -282,9 +282,9 @@ def write_outputs(reports, out_dir):
         )
     written.append(json_path)
 
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    from ..display._base import has_matplotlib
+
+    if not has_matplotlib():
         return written, (
             "matplotlib is not installed, so no reliability diagram was drawn "
             "(pip install matplotlib)"
@@ -300,23 +300,13 @@ def write_outputs(reports, out_dir):
 def save_reliability_diagram(report, path):
     """Save the reliability curves of a report, with the bin counts below, as a PNG.
 
-    Uses :class:`matplotlib.figure.Figure` directly (no pyplot, no GUI backend).
+    Drawn by :meth:`CalibrationReport.plot` (one
+    :class:`~skcalib.display.ReliabilityDisplay` per model) on a
+    :class:`matplotlib.figure.Figure` made directly (no pyplot, no GUI backend).
     """
-    import numpy as np
-    from matplotlib.figure import Figure
+    from ..display._base import headless_figure
 
-    fig = Figure(figsize=(6.4, 7.2), layout="constrained")
+    fig = headless_figure(figsize=(6.4, 7.6), layout="constrained")
     ax, ax_count = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
-    report.plot(ax=ax)
-    ax.set_xlabel("")
-    for m in report.models:
-        c = report.curves[m]
-        ax_count.stairs(np.asarray(c.bin_count), np.asarray(c.bin_edges), label=m)
-    ax_count.set_ylabel("samples per bin")
-    pos = report.positive_class[report.models[0]]
-    ax_count.set_xlabel(
-        f"predicted probability of class {pos}"
-        if pos is not None
-        else "confidence (top-label probability)"
-    )
+    report.plot(ax=ax, hist_ax=ax_count)
     fig.savefig(path, dpi=100)

@@ -297,51 +297,45 @@ class CalibrationReport:
         return f"<CalibrationReport {title}models={self.models!r}, metrics: {metrics}>"
 
     # ---------------------------------------------------------------------- plotting
-    def plot(self, ax=None):
+    def plot(self, ax=None, *, hist_ax=None):
         """Draw the reliability curves of all models on one axis (needs matplotlib).
 
-        Points are the (mean predicted probability, observed frequency) of each non-empty
-        bin of :attr:`curves`; the dashed diagonal is perfect calibration.
+        One :class:`~skcalib.display.ReliabilityDisplay` per model, built from
+        :attr:`curves` and drawn on the same Axes: points are the (mean predicted
+        probability, observed frequency) of each non-empty bin, the dotted diagonal is
+        perfect calibration and the legend gives each model's ECE.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Where to draw; a new figure (``matplotlib.pyplot.subplots``) when None.
+            Where to draw; a new figure (``matplotlib.pyplot``) when None.
+        hist_ax : matplotlib Axes, default=None
+            Where to draw the number of samples per bin of each model (not drawn when
+            None).
 
         Returns
         -------
         ax : matplotlib Axes
             The axis drawn on.
         """
-        if ax is None:
-            import matplotlib.pyplot as plt
+        from ..display import ReliabilityDisplay
 
-            _, ax = plt.subplots()
-        ax.plot([0, 1], [0, 1], linestyle="--", color="0.6", label="perfectly calibrated")
         for m in self.models:
             c = self.curves[m]
-            keep = np.asarray(c.bin_count) > 0
-            ece = self.values[m].get("expected_calibration_error", float("nan"))
-            ax.plot(
-                np.asarray(c.prob_pred)[keep],
-                np.asarray(c.prob_true)[keep],
-                "o-",
-                markersize=4,
-                label=f"{m} (ECE {_fmt(ece, 3)})",
-            )
-        pos = self.positive_class[self.models[0]]
-        if pos is not None:
-            ax.set_xlabel(f"mean predicted probability of class {pos}")
-            ax.set_ylabel(f"observed frequency of class {pos}")
-        else:
-            ax.set_xlabel("mean confidence (top-label probability)")
-            ax.set_ylabel("accuracy")
-        ax.set_xlim(-0.02, 1.02)
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_title(
-            f"Reliability diagram{': ' + self.title if self.title else ''} ({self.n_bins} bins)"
-        )
-        ax.legend(loc="best", fontsize="small")
+            pos = self.positive_class[m]
+            disp = ReliabilityDisplay(
+                c.prob_true,
+                c.prob_pred,
+                c.bin_count,
+                c.bin_edges,
+                calibration_error=self.values[m].get("expected_calibration_error"),
+                multiclass="top_label" if pos is None else "binary",
+                pos_label=pos,
+                estimator_name=m,
+            ).plot(ax=ax, hist_ax=hist_ax)
+            ax, hist_ax = disp.ax_, disp.hist_ax_
+        title = f"Reliability diagram{': ' + self.title if self.title else ''} ({self.n_bins} bins)"
+        ax.get_legend().set_title(title)
         return ax
 
 

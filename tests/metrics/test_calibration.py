@@ -614,3 +614,19 @@ def test_public_helpers_are_strict():
     assert calibration_error_from_bin_stats(stats, norm="l2") == pytest.approx(
         general_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2, norm="l2")
     )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, bool])
+def test_binary_unsigned_and_small_integer_labels_in_full_bin_stats(dtype):
+    # the (bin, outcome) cell index adds the 0/1 label to an intp array: a uint64 label
+    # array (numpy promotes uint64 + int64 to float64) used to crash every metric that
+    # needs the full BinStats (MCE, reliability curve); any integer dtype gives the
+    # values of int64 labels
+    y = np.array([0, 1, 1, 0, 1, 0])
+    p = np.array([0.1, 0.8, 0.6, 0.3, 0.35, 0.9])
+    for metric in (max_calibration_error, root_mean_squared_calibration_error):
+        assert metric(y.astype(dtype), p, n_bins=5) == pytest.approx(metric(y, p, n_bins=5))
+    got = reliability_curve(y.astype(dtype), p, n_bins=5)
+    want = reliability_curve(y, p, n_bins=5)
+    np.testing.assert_array_equal(got.prob_true, want.prob_true)
+    assert max_calibration_error(y.astype(dtype), p, n_bins=5) == pytest.approx(0.9)

@@ -38,6 +38,31 @@ CLASSIFICATION_METRICS = {
     ),
     "brier_score": M.brier_score,
     "negative_log_likelihood": M.negative_log_likelihood,
+    # statistical calibration
+    "smooth_calibration_error": M.smooth_calibration_error,
+    "smooth_calibration_error_top_label_bandwidth": partial(
+        M.smooth_calibration_error, multiclass="top_label", bandwidth=0.05
+    ),
+    # selective prediction
+    "area_under_risk_coverage": M.area_under_risk_coverage,
+    "excess_area_under_risk_coverage": M.excess_area_under_risk_coverage,
+    "area_under_generalized_risk_coverage": M.area_under_generalized_risk_coverage,
+    "risk_at_coverage": partial(M.risk_at_coverage, coverage=0.7),
+    "oracle_collaborative_accuracy": partial(M.oracle_collaborative_accuracy, fraction=0.2),
+    "oracle_collaborative_accuracy_exact": partial(
+        M.oracle_collaborative_accuracy, fraction=0.2, n_bins=None
+    ),
+    "uncertainty_auc": M.uncertainty_auc,
+    "uncertainty_auc_pr": partial(M.uncertainty_auc, curve="pr"),
+}
+
+#: metrics whose value depends on the scale of the weights: the oracle-collaborative
+#: accuracy refers floor(fraction * total weight) samples to the oracle, a whole number
+#: of samples (uncertainty_metrics' rule), so an integer weight is a repetition but
+#: scaling every weight changes the oracle's budget
+WEIGHT_SCALE_DEPENDENT = {
+    "oracle_collaborative_accuracy",
+    "oracle_collaborative_accuracy_exact",
 }
 
 #: metrics for which an integer weight is not a repetition of the sample: the debiased
@@ -112,8 +137,59 @@ NOT_IN_A_REGISTRY = {
     "register_scorers": "scorers; tests/utils/test_sklearn_compat.py",
     "unregister_scorers": "scorers; tests/utils/test_sklearn_compat.py",
     "quantile_bin_edges": "binning helper; tests/metrics/test_calibration.py",
+    # statistical calibration: random or test results; tests/metrics/test_statistical.py,
+    # test_smooth.py and test_semiparametric.py
+    "bayesian_expected_calibration_error": "posterior draws (an array); test_statistical.py",
+    "calibration_error_ci": "a Bunch wrapping any metric; test_statistical.py",
+    "consistency_resampling_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "hosmer_lemeshow_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "spiegelhalter_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "smooth_reliability_curve": "curve arrays; test_smooth.py",
+    "semiparametric_calibration_error": "cross-fitted on random folds (no permutation "
+    "invariance) and no sample_weight; test_semiparametric.py",
+    "censored_calibration_error": "survival data (times, event); test_semiparametric.py",
     "uniform_bin_edges": "binning helper; tests/metrics/test_calibration.py",
+    # PIT curves (drawn by skcalib.display.PITDisplay)
+    "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",
+    "quantile_calibration_curve": "per-level arrays of PIT values; tests/metrics/test_pit.py",
+    "rejection_curve": "a curve (Bunch of arrays); tests/metrics/test_selective.py",
+    "out_of_distribution_auc": "no y_true (in- and out-of-distribution predictions); "
+    "tests/metrics/test_selective.py",
 }
+
+# ---- ensembles (PSIS-LOO, member predictions): registered here, tested at the end ----
+
+
+def _log_lik_40(rng, n):
+    # 40 members: a tail of 8 ratios, so that the Pareto smoothing is exercised
+    return (rng.normal(-2.0, 0.3, (n, 40)),), {}
+
+
+OTHER_METRICS["psis_loo"] = (M.psis_loo, _log_lik_40, {}, "value")
+NOT_IN_A_REGISTRY.update(
+    {
+        "model_uncertainty": "per-sample values; tests/metrics/test_ensembles.py",
+        "knowledge_uncertainty": "per-sample values; tests/metrics/test_ensembles.py",
+        "member_log_likelihood": "takes a fitted ensemble; tests/metrics/test_members.py",
+    }
+)
+
+#: metrics of member predictions ``y_proba_members`` (members first) or of two members:
+#: function, argument kind, options; symmetric: invariant to the order of the members
+MEMBER_METRICS = {
+    "ensemble_cross_entropy": (M.ensemble_cross_entropy, "members", {}, True),
+    "gibbs_cross_entropy": (M.gibbs_cross_entropy, "members", {}, True),
+    "variance_bound": (M.variance_bound, "members", {}, True),
+    "average_pairwise_diversity": (M.average_pairwise_diversity, "members", {}, True),
+    "disagreement": (M.disagreement, "pair", {}, True),
+    "double_fault": (M.double_fault, "labels_pair", {}, True),
+    "kl_divergence": (M.kl_divergence, "pair", {}, False),
+    "cosine_distance": (M.cosine_distance, "pair", {}, True),
+    "lp_distance": (M.lp_distance, "pair", {}, True),
+    "lp_distance_p1": (M.lp_distance, "pair", {"p": 1}, True),
+    "lp_distance_p3": (M.lp_distance, "pair", {"p": 3.5}, True),
+}
+
 
 #: value range of each metric (default [0, 1])
 RANGES = {"negative_log_likelihood": (0.0, math.inf), "brier_score": (0.0, 2.0)}
@@ -228,6 +304,8 @@ def test_sample_weight_is_repetition(name, kind):
         _close(metric(y, P, sample_weight=np.full(len(y), 3)), metric(y, P), tol=1e-9)
         return
     _close(metric(y, P, sample_weight=w), ref, tol=1e-9)
+    if name in WEIGHT_SCALE_DEPENDENT:
+        return
     _close(metric(y, P, sample_weight=w.astype(float) * 0.37), ref, tol=1e-9)
 
 
@@ -249,6 +327,9 @@ def test_weight_scale_invariance(name, kind):
     metric = CLASSIFICATION_METRICS[name]
     y, P = _data(kind, seed=11, n=120)
     w = np.random.default_rng(11).random(len(y))
+    if name in WEIGHT_SCALE_DEPENDENT:  # unit weights still change nothing
+        _close(metric(y, P, sample_weight=np.ones(len(y))), metric(y, P))
+        return
     _close(metric(y, P, sample_weight=np.full(len(y), 2.5)), metric(y, P))
     _close(metric(y, P, sample_weight=w * 1e3), metric(y, P, sample_weight=w), tol=1e-9)
 
@@ -411,6 +492,7 @@ def _underlying(f):
 def test_every_public_metric_is_registered():
     registered = {_underlying(f).__name__ for f in CLASSIFICATION_METRICS.values()}
     registered |= {f.__name__ for f, *_ in OTHER_METRICS.values()}
+    registered |= {f.__name__ for f, *_ in MEMBER_METRICS.values()}
     public = {
         n for n in M.__all__ if callable(getattr(M, n)) and not isinstance(getattr(M, n), type)
     }
@@ -455,3 +537,95 @@ def test_other_metrics_invariances(name):
     _close(call(frozen), ref)
     v32 = call(tuple(a.astype(np.float32) for a in args))
     assert v32 == pytest.approx(ref, rel=1e-4, abs=1e-5)
+
+
+# --------------------------------------------------------------------------------------
+# metrics of ensemble members: the invariances of a mean over samples, for data with the
+# member axis first, plus the order of the members
+# --------------------------------------------------------------------------------------
+
+
+def _member_data(kind, rng, n=50, n_members=5, k=3):
+    P = rng.dirichlet(np.ones(k) * 0.7, size=(n_members, n))
+    y = np.array([rng.choice(k, p=r) for r in P.mean(axis=0)])
+    if kind == "members":
+        return [y, P], [0, 1]
+    if kind == "pair":
+        return [P[0], P[1]], [0, 0]
+    return [y, P[0], P[1]], [0, 0, 0]
+
+
+def _member_value(result):
+    if isinstance(result, float):
+        return np.array([result])
+    values = np.array(list(result.values()), dtype=float)
+    assert all(type(v) is float for v in result.values())
+    return values
+
+
+def _member_close(a, b, tol=1e-10):
+    np.testing.assert_allclose(_member_value(a), _member_value(b), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", sorted(MEMBER_METRICS))
+def test_member_metrics_invariances(name):
+    metric, kind, opts, symmetric = MEMBER_METRICS[name]
+    rng = np.random.default_rng(41)
+    args, axes = _member_data(kind, rng)
+    n = args[0].shape[0]
+    has_labels = kind != "pair"
+
+    def take(args, idx):
+        return [np.take(a, idx, axis=ax) for a, ax in zip(args, axes, strict=True)]
+
+    def call(args, **kw):
+        return metric(*args, **opts, **kw)
+
+    ref = call(args)
+    assert np.all(np.isfinite(_member_value(ref)))
+    # permutation of the samples
+    perm = rng.permutation(n)
+    _member_close(call(take(args, perm)), ref)
+    # integer weight = repetition; scale of the weights; zero weight = removal
+    w = rng.integers(0, 4, n)
+    w[:3] = [1, 2, 3]
+    rep = take(args, np.repeat(np.arange(n), w))
+    _member_close(call(args, sample_weight=w), call(rep), tol=1e-9)
+    _member_close(call(args, sample_weight=w * 0.37), call(rep), tol=1e-9)
+    keep = np.flatnonzero(w > 0)
+    lab = {"labels": [0, 1, 2]} if has_labels else {}
+    _member_close(call(args, sample_weight=(w > 0) * 1.0, **lab), call(take(args, keep), **lab))
+    # lists, read-only arrays, float32
+    _member_close(call([a.tolist() for a in args]), ref)
+    frozen = [np.array(a) for a in args]
+    for a in frozen:
+        a.setflags(write=False)
+    _member_close(call(frozen), ref)
+    _member_close(
+        call([a if a.dtype.kind == "i" else a.astype(np.float32) for a in args]), ref, 1e-5
+    )
+    # string labels
+    if has_labels:
+        names = np.array(["ant", "bee", "cat"])
+        _member_close(call([names[args[0]], *args[1:]]), ref)
+    # the order of the members
+    if symmetric:
+        swapped = [args[0], args[1][::-1]] if kind == "members" else args[:-2] + args[-2:][::-1]
+        _member_close(call(swapped), ref, tol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(MEMBER_METRICS))
+def test_member_metrics_bad_input(name):
+    metric, kind, opts, _ = MEMBER_METRICS[name]
+    args, _ = _member_data(kind, np.random.default_rng(43), n=10)
+    i = 1 if kind == "members" else len(args) - 1
+    bad = np.array(args[i])
+    bad[..., 0, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        metric(*args[:i], bad, *args[i + 1 :], **opts)
+    with pytest.raises(ValueError, match="sum to 1"):
+        metric(*args[:i], np.array(args[i]) * 1.1, *args[i + 1 :], **opts)
+    with pytest.raises(ValueError, match="different numbers of samples|different shapes"):
+        metric(*args[:i], np.array(args[i])[..., :-1, :], *args[i + 1 :], **opts)
+    with pytest.raises(ValueError, match="sample_weight"):
+        metric(*args, sample_weight=-np.ones(10), **opts)

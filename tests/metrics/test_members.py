@@ -7,9 +7,11 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn.datasets import load_iris
 from sklearn.ensemble import (
+    AdaBoostClassifier,
     BaggingClassifier,
     ExtraTreesClassifier,
     GradientBoostingClassifier,
+    HistGradientBoostingClassifier,
     RandomForestClassifier,
     VotingClassifier,
 )
@@ -20,8 +22,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from skcalib.metrics import member_probabilities
-from skcalib.metrics._members import member_log_likelihood
+from skcalib.metrics import member_log_likelihood, member_probabilities, psis_loo
+from skcalib.metrics._members import log_likelihood_matrix
 
 X, Y = load_iris(return_X_y=True)
 NAMES = np.array(["setosa", "versicolor", "virginica"])[Y]
@@ -88,7 +90,7 @@ def test_pipeline_and_dataframe_input():
 
 def test_member_log_likelihood_clips_zero_probabilities():
     forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, Y)
-    L = member_log_likelihood(Y, forest, X)
+    L = log_likelihood_matrix(Y, forest, X)
     P = member_probabilities(forest, X)
     eps = np.finfo(np.float64).eps
     expected = np.log(np.clip(P[:, np.arange(len(Y)), Y], eps, 1)).T
@@ -96,21 +98,26 @@ def test_member_log_likelihood_clips_zero_probabilities():
     assert_allclose(L, expected, rtol=0, atol=0)
     # the same from the array of member probabilities, with string labels
     forest_s = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, NAMES)
-    L_s = member_log_likelihood(NAMES, member_probabilities(forest_s, X), labels=forest_s.classes_)
+    L_s = log_likelihood_matrix(NAMES, member_probabilities(forest_s, X), labels=forest_s.classes_)
     assert_allclose(L_s, L)
     # a label the member gives probability 0 contributes log(eps), not -inf
     P0 = np.array([[[1.0, 0.0], [0.5, 0.5]]])
-    assert_allclose(member_log_likelihood([1, 0], P0), [[np.log(eps)], [np.log(0.5)]])
+    assert_allclose(log_likelihood_matrix([1, 0], P0), [[np.log(eps)], [np.log(0.5)]])
 
 
 @pytest.mark.parametrize(
     "estimator, match",
     [
         (LogisticRegression(max_iter=1000), "no estimators_"),
-        (GradientBoostingClassifier(n_estimators=2), "expected a fitted Bagging"),
+        (GradientBoostingClassifier(n_estimators=2), "boosting ensemble.*no stage is a classifier"),
+        (
+            HistGradientBoostingClassifier(max_iter=2),
+            "HistGradientBoostingClassifier is a boosting",
+        ),
+        (AdaBoostClassifier(n_estimators=2), "AdaBoostClassifier is a boosting"),
         (
             VotingClassifier([("a", LogisticRegression(max_iter=1000)), ("b", GaussianNB())]),
-            "voting='soft'",
+            "voting='soft'.*majority of its members' labels",
         ),
     ],
 )
@@ -118,6 +125,8 @@ def test_unsupported_estimators(estimator, match):
     estimator.fit(X, Y)
     with pytest.raises(ValueError, match=match):
         member_probabilities(estimator, X)
+    with pytest.raises(ValueError, match=match):
+        member_log_likelihood(estimator, X, Y)
 
 
 def test_unfitted_and_bad_member_arrays():
@@ -126,6 +135,70 @@ def test_unfitted_and_bad_member_arrays():
     with pytest.raises(NotFittedError):
         member_probabilities(RandomForestClassifier(), X)
     with pytest.raises(ValueError, match="3-D"):
-        member_log_likelihood([0, 1], np.ones((2, 2)))
+        log_likelihood_matrix([0, 1], np.ones((2, 2)))
     with pytest.raises(ValueError, match="sum to 1"):
-        member_log_likelihood([0, 1], np.array([[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.6], [1, 0]]]))
+        log_likelihood_matrix([0, 1], np.array([[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.6], [1, 0]]]))
+
+
+@pytest.mark.parametrize("ensemble", _ensembles(), ids=lambda e: type(e).__name__)
+def test_member_log_likelihood_of_fitted_ensembles(ensemble):
+    ensemble.fit(X[::2], NAMES[::2])
+    L = member_log_likelihood(ensemble, X[1::2], NAMES[1::2])
+    P = member_probabilities(ensemble, X[1::2])
+    idx = np.searchsorted(ensemble.classes_, NAMES[1::2])
+    eps = np.finfo(np.float64).eps
+    expected = np.log(np.maximum(P[:, np.arange(75), idx], eps)).T
+    assert L.shape == (75, len(ensemble.estimators_))
+    assert_allclose(L, expected, rtol=0, atol=0)
+    assert np.all(np.isfinite(L)) and np.all(L <= 0)
+
+
+def test_member_log_likelihood_of_a_list_of_classifiers_with_class_subsets():
+    # members trained on different subsets of the classes are aligned to the union
+    rng = np.random.RandomState(0)
+    members = [
+        LogisticRegression(max_iter=1000).fit(X, NAMES),
+        GaussianNB().fit(X[Y != 2], NAMES[Y != 2]),  # never saw "virginica"
+        DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[Y != 0], NAMES[Y != 0]),
+    ]
+    rows = rng.choice(150, 20, replace=False)
+    P = member_probabilities(members, X[rows])
+    assert P.shape == (3, 20, 3)
+    assert_allclose(P[0], members[0].predict_proba(X[rows]))
+    assert np.all(P[1][:, 2] == 0) and np.all(P[2][:, 0] == 0)
+    assert_allclose(P[1][:, :2], members[1].predict_proba(X[rows]))
+    assert_allclose(P[2][:, 1:], members[2].predict_proba(X[rows]))
+    L = member_log_likelihood(members, X[rows], NAMES[rows])
+    eps = np.finfo(np.float64).eps
+    col = np.searchsorted(["setosa", "versicolor", "virginica"], NAMES[rows])
+    assert_allclose(L, np.log(np.maximum(P[:, np.arange(20), col], eps)).T)
+    # a tuple works too, and the members' order is the columns' order
+    assert_allclose(member_log_likelihood(tuple(members[::-1]), X[rows], NAMES[rows]), L[:, ::-1])
+    with pytest.raises(ValueError, match="labels not in labels .*: dog"):
+        member_log_likelihood(members, X[:3], ["dog"] * 3)
+
+
+def test_member_log_likelihood_list_errors():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(ValueError, match="the list of members is empty"):
+        member_log_likelihood([], X, Y)
+    with pytest.raises(ValueError, match="member 1 of the list .* is not a classifier"):
+        member_log_likelihood([GaussianNB().fit(X, Y), StandardScaler().fit(X)], X, Y)
+    with pytest.raises(NotFittedError):
+        member_log_likelihood([GaussianNB()], X, Y)
+    with pytest.raises(ValueError, match="ensemble"):
+        member_log_likelihood("forest", X, Y)
+
+
+def test_forest_log_likelihood_feeds_psis_loo():
+    forest = RandomForestClassifier(n_estimators=60, random_state=0).fit(X[::2], Y[::2])
+    L = member_log_likelihood(forest, X[1::2], Y[1::2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = psis_loo(L)
+    # samples on which every tree agrees have exact uniform weights (k = -inf)
+    agree = np.all(L == L[:, :1], axis=1)
+    assert agree.any()
+    assert np.all(res.pareto_k[agree] == -np.inf)
+    assert np.isfinite(res.value) and res.value < 0

@@ -65,6 +65,7 @@ ENSEMBLE = {
     ),
     "waic": lambda L: M.negative_waic(L).value,
     "negative_waic": lambda L: M.negative_waic(L).value,
+    "psis_loo": lambda L: M.psis_loo(L).value,
 }
 REGRESSION = {
     "crps": M.crps_normal,
@@ -390,7 +391,7 @@ def test_sample_weight_through_metadata_routing():
                 res[f"test_{name}"], res["estimator"], res["indices"]["test"], strict=True
             ):
                 if expected is None:  # iscv: weighted mean of the pointwise values
-                    L = M._members.member_log_likelihood(y[test], e, X[test])
+                    L = M.member_log_likelihood(e, X[test], y[test])
                     value = M.importance_sampling_cross_validation(L, sample_weight=w_[test]).value
                 else:
                     value = expected(e, X[test], y[test], w_[test])
@@ -441,7 +442,7 @@ def test_options():
         -M.expected_calibration_error(Y_IRIS, P, multiclass="classwise"), rel=1e-14
     )
     bag = _bagging().fit(X_IRIS, Y_IRIS)
-    L = M._members.member_log_likelihood(Y_IRIS, bag, X_IRIS)
+    L = M.member_log_likelihood(bag, X_IRIS, Y_IRIS)
     assert get_scorer("waic", waic_type="waic2")(bag, X_IRIS, Y_IRIS) == pytest.approx(
         M.negative_waic(L, waic_type="waic2").value, rel=1e-12
     )

@@ -207,3 +207,72 @@ def test_chunk_boundaries_error_index():
         expected_calibration_error(y, P)
     with pytest.raises(ValueError, match="index 77777, 3"):
         expected_calibration_error(y, P, multiclass="classwise")
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda P: P.__setitem__((50_001, 2), -1e-3), r"y_proba\[50001, 2\] = -0\.001"),
+        (lambda P: P.__setitem__((50_001, 2), np.inf), "infinity \\(first at index 50001, 2\\)"),
+        (lambda P: P.__setitem__((50_001, slice(None)), P[50_001] * 1.01), "row 50001 sums to"),
+        (lambda P: P.__setitem__((50_001, slice(None)), P[50_001] * 0.99), "row 50001 sums to"),
+        (lambda P: P.__setitem__((9, 0), np.nan), "NaN \\(first at index 9, 0\\)"),
+    ],
+)
+def test_top_label_fused_check_reports_first_bad_entry(order, dtype, corrupt, message):
+    # the top-label pass checks the values while it reads them (row sums and minimum of
+    # each chunk from cache, all row sums compared at the end): the error names the
+    # same entry as the standalone check, in any memory layout, and two bad rows report
+    # the first one
+    rng = np.random.default_rng(1)
+    P = rng.dirichlet(np.ones(6), size=60_000).astype(dtype)
+    corrupt(P)
+    P[59_990] *= 1.5  # a later bad row must not be the one reported
+    P = np.asarray(P, order=order)
+    before = P.copy()
+    y = rng.integers(0, 6, 60_000)
+    with pytest.raises(ValueError, match=message):
+        expected_calibration_error(y, P, multiclass="top_label")
+    with pytest.raises(ValueError, match=message):
+        check_classification_input(y, P)
+    np.testing.assert_array_equal(P, before)  # never written to
+
+
+def test_top_label_fused_check_accepts_float32_precision_rows():
+    # rows off by float32 rounding pass the fused check as they pass the standalone one
+    rng = np.random.default_rng(2)
+    logits = rng.standard_normal((3_000, 1_000)).astype(np.float32) * 3
+    P32 = np.exp(logits - logits.max(axis=1, keepdims=True))
+    P32 /= P32.sum(axis=1, keepdims=True)
+    y = rng.integers(0, 1_000, 3_000)
+    got = expected_calibration_error(y, P32.astype(np.float64), multiclass="top_label")
+    conf = P32.max(axis=1).astype(np.float64)
+    assert 0 < got < 1
+    np.testing.assert_allclose(
+        got,
+        expected_calibration_error(
+            (P32.argmax(axis=1) == y).astype(int), conf, pos_label=1, labels=[0, 1]
+        ),
+        rtol=1e-12,
+    )
+
+
+def test_row_check_flushes_its_row_sums_buffer(monkeypatch):
+    # the fused check keeps a bounded buffer of row sums: a bad row in any buffer
+    # fill (first, middle, last, and a chunk larger than the buffer) is caught
+    from skcalib.metrics._validation import RowCheck
+
+    monkeypatch.setattr(RowCheck, "BUFFER_ROWS", 7)
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 4, 1_000)
+    for bad in (0, 6, 7, 500, 999):
+        P = rng.dirichlet(np.ones(4), size=1_000)
+        P[bad] *= 1.01
+        with pytest.raises(ValueError, match=f"row {bad} sums to"):
+            expected_calibration_error(y, P, multiclass="top_label")
+    P = rng.dirichlet(np.ones(4), size=1_000)
+    got = expected_calibration_error(y, P, multiclass="top_label")  # no false alarm
+    monkeypatch.undo()
+    assert got == expected_calibration_error(y, P, multiclass="top_label")

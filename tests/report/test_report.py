@@ -234,7 +234,7 @@ def test_plot_draws_the_reliability_curves():
     (line,) = [ln for ln in ax.get_lines() if ln.get_label().startswith("a (ECE")]
     np.testing.assert_array_equal(line.get_xdata(), curve.prob_pred[keep])
     np.testing.assert_array_equal(line.get_ydata(), curve.prob_true[keep])
-    assert ax.get_ylabel() == "accuracy"
+    assert ax.get_ylabel() == "Accuracy"
 
 
 def test_report_class_is_public():

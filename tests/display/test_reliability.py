@@ -1,0 +1,304 @@
+"""ReliabilityDisplay: the drawn values are those of the metrics, on the Agg backend."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from sklearn.datasets import load_breast_cancer, load_iris  # noqa: E402
+from sklearn.linear_model import LinearRegression, LogisticRegression  # noqa: E402
+from sklearn.naive_bayes import GaussianNB  # noqa: E402
+
+from skcalib.display import ReliabilityDisplay  # noqa: E402
+from skcalib.metrics import (  # noqa: E402
+    expected_calibration_error,
+    general_calibration_error,
+    reliability_curve,
+)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def binary():
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = GaussianNB().fit(X[::2], y[::2])
+    return clf, X[1::2], y[1::2], clf.predict_proba(X[1::2])
+
+
+@pytest.fixture(scope="module")
+def multiclass():
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]  # string labels
+    clf = LogisticRegression(max_iter=1000, C=0.05).fit(X[::2], names[::2])
+    return clf, X[1::2], names[1::2], clf.predict_proba(X[1::2])
+
+
+def _nonempty(curve):
+    keep = curve.bin_count > 0
+    return curve.prob_pred[keep], curve.prob_true[keep]
+
+
+def test_line_values_equal_reliability_curve(binary):
+    clf, X, y, P = binary
+    disp = ReliabilityDisplay.from_estimator(clf, X, y, n_bins=8)
+    curve = reliability_curve(y, P[:, 1], n_bins=8)
+    x, t = _nonempty(curve)
+    np.testing.assert_array_equal(disp.line_.get_xdata(), x)
+    np.testing.assert_array_equal(disp.line_.get_ydata(), t)
+    np.testing.assert_array_equal(disp.bin_count, curve.bin_count)
+    # attributes and artists
+    assert disp.ax_.figure is disp.figure_
+    assert disp.bars_ is None and disp.hist_ax_ is None and disp.errorbar_ is None
+    assert disp.ref_line_.get_label() == "Perfectly calibrated"
+    np.testing.assert_array_equal(disp.ref_line_.get_xydata(), [[0, 0], [1, 1]])
+    assert disp.ax_.get_xlabel() == "Predicted probability of class 1"
+    assert disp.ax_.get_ylabel() == "Observed frequency of class 1"
+    assert disp.estimator_name == "GaussianNB"
+    # nothing clipped: the drawn area holds [0, 1] x [0, 1]
+    assert disp.ax_.get_xlim()[0] < 0 < 1 < disp.ax_.get_xlim()[1]
+    assert disp.ax_.get_ylim()[0] < 0 < 1 < disp.ax_.get_ylim()[1]
+
+
+@pytest.mark.parametrize("n_bins", [5, 10, 15])
+def test_legend_ece_equals_expected_calibration_error(binary, n_bins):
+    clf, X, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=n_bins, name="nb")
+    ece = expected_calibration_error(y, P[:, 1], n_bins=n_bins)
+    assert disp.calibration_error == pytest.approx(ece, rel=1e-12, abs=1e-15)
+    texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert f"nb (ECE = {ece:.3f})" in texts
+    assert "Perfectly calibrated" in texts
+
+
+def test_quantile_bins_legend_is_their_calibration_error(binary):
+    _, _, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=6, strategy="quantile")
+    gce = general_calibration_error(y, P[:, 1], n_bins=6, strategy="quantile")
+    assert disp.calibration_error == pytest.approx(gce, rel=1e-12)
+    assert disp.calibration_error_name == "ECE (equal-mass bins)"
+    curve = reliability_curve(y, P[:, 1], n_bins=6, strategy="quantile")
+    np.testing.assert_array_equal(disp.bin_edges, curve.bin_edges)
+
+
+def test_bar_heights_and_gaps(binary):
+    _, _, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=10, kind="bar")
+    curve = reliability_curve(y, P[:, 1], n_bins=10)
+    keep = curve.bin_count > 0
+    heights = np.array([p.get_height() for p in disp.bars_.patches])
+    np.testing.assert_allclose(heights[keep], curve.prob_true[keep])
+    np.testing.assert_array_equal(heights[~keep], 0)
+    lefts = np.array([p.get_x() for p in disp.bars_.patches])
+    widths = np.array([p.get_width() for p in disp.bars_.patches])
+    np.testing.assert_allclose(lefts, curve.bin_edges[:-1])
+    np.testing.assert_allclose(lefts + widths, curve.bin_edges[1:])
+    # each gap bar spans from the observed frequency to the mean predicted probability
+    for p, t, q, k in zip(
+        disp.gap_bars_.patches, curve.prob_true, curve.prob_pred, keep, strict=True
+    ):
+        if k:
+            assert p.get_y() == pytest.approx(t)
+            assert p.get_y() + p.get_height() == pytest.approx(q)
+    assert disp.line_ is None
+
+
+def test_top_label_multiclass_string_labels(multiclass):
+    clf, X, y, P = multiclass
+    disp = ReliabilityDisplay.from_estimator(clf, X, y, n_bins=5)
+    curve = reliability_curve(y, P, n_bins=5, labels=clf.classes_)
+    x, t = _nonempty(curve)
+    np.testing.assert_array_equal(disp.line_.get_xdata(), x)
+    np.testing.assert_array_equal(disp.line_.get_ydata(), t)
+    assert disp.multiclass == "top_label"
+    assert disp.ax_.get_ylabel() == "Accuracy"
+    ece = expected_calibration_error(y, P, n_bins=5, labels=clf.classes_)
+    assert disp.calibration_error == pytest.approx(ece, rel=1e-12)
+
+
+def test_classwise_small_multiples(multiclass):
+    clf, X, y, P = multiclass
+    disp = ReliabilityDisplay.from_estimator(
+        clf, X, y, n_bins=5, multiclass="classwise", show_histogram=True
+    )
+    assert disp.ax_.shape == (3,) and disp.hist_ax_.shape == (3,) and disp.line_.shape == (3,)
+    curve = reliability_curve(y, P, n_bins=5, multiclass="classwise", labels=clf.classes_)
+    for i, cls in enumerate(clf.classes_):
+        keep = curve.bin_count[i] > 0
+        np.testing.assert_array_equal(disp.line_[i].get_xdata(), curve.prob_pred[i][keep])
+        np.testing.assert_array_equal(disp.line_[i].get_ydata(), curve.prob_true[i][keep])
+        assert disp.hist_ax_[i].get_xlabel() == f"Predicted probability of class {cls}"
+        assert disp.ax_[i].get_legend().get_title().get_text() == f"Class {cls}"
+        # one-vs-rest ECE of that class, from the same bins
+        one_vs_rest = expected_calibration_error(y == cls, P[:, i], n_bins=5)
+        assert disp.calibration_error[i] == pytest.approx(one_vs_rest, rel=1e-12)
+    # the mean of the per-class errors is the static calibration error
+    sce = general_calibration_error(y, P, n_bins=5, multiclass="classwise", labels=clf.classes_)
+    assert disp.calibration_error.mean() == pytest.approx(sce, rel=1e-12)
+
+
+def test_classwise_one_class(multiclass):
+    clf, X, y, P = multiclass
+    disp = ReliabilityDisplay.from_estimator(
+        clf, X, y, n_bins=5, multiclass="classwise", classes=["virginica"]
+    )
+    curve = reliability_curve(y, P, n_bins=5, multiclass="classwise", labels=clf.classes_)
+    keep = curve.bin_count[2] > 0
+    np.testing.assert_array_equal(disp.line_.get_ydata(), curve.prob_true[2][keep])
+    assert disp.ax_.get_ylabel() == "Observed frequency of class virginica"
+    with pytest.raises(ValueError, match="classes: 'tulip' is not one of the classes"):
+        ReliabilityDisplay.from_estimator(clf, X, y, multiclass="classwise", classes=["tulip"])
+    with pytest.raises(ValueError, match="classes selects the panels"):
+        ReliabilityDisplay.from_estimator(clf, X, y, classes=["virginica"])
+
+
+def test_several_models_on_one_axis(binary):
+    clf, X, y, P = binary
+    lr = LogisticRegression(max_iter=5000).fit(X, y)
+    d1 = ReliabilityDisplay.from_estimator(clf, X, y, show_histogram=True)
+    d2 = ReliabilityDisplay.from_estimator(lr, X, y, ax=d1.ax_, hist_ax=d1.hist_ax_)
+    assert d2.ax_ is d1.ax_ and d2.figure_ is d1.figure_ and d2.hist_ax_ is d1.hist_ax_
+    assert d2.ref_line_ is None  # the diagonal is drawn once
+    labels = [t.get_text() for t in d1.ax_.get_legend().get_texts()]
+    assert labels[0] == "Perfectly calibrated"
+    assert labels[1].startswith("GaussianNB (ECE = ")
+    assert labels[2].startswith("LogisticRegression (ECE = ")
+    assert len(d1.hist_ax_.patches) == 4  # a filled and an outline histogram each
+    # the second display can be drawn again elsewhere without recomputing
+    fig = Figure()
+    d2.plot(ax=fig.subplots(), name="again")
+    assert d2.figure_ is fig and d2.line_.get_label().startswith("again (ECE")
+
+
+def test_show_histogram_on_given_axes_splits_it(binary):
+    _, _, y, P = binary
+    fig = Figure(layout="constrained")
+    ax = fig.subplots()
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1], ax=ax, show_histogram=True)
+    assert disp.hist_ax_ is not ax and disp.hist_ax_.figure is fig
+    np.testing.assert_array_equal(disp.hist_.get_data().values, disp.bin_count)
+    assert disp.hist_ax_.get_ylabel() == "Samples per bin"
+    assert disp.ax_.get_xlabel() == ""  # the x label moves below the histogram
+    with pytest.raises(ValueError, match="hist_ax needs ax"):
+        disp.plot(hist_ax=disp.hist_ax_)
+
+
+@pytest.mark.parametrize("kind", ["line", "bar"])
+def test_wilson_intervals_drawn(binary, kind):
+    _, _, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(
+        y, P[:, 1], n_bins=10, confidence_level=0.9, kind=kind
+    )
+    curve = reliability_curve(y, P[:, 1], n_bins=10, confidence_level=0.9)
+    keep = curve.bin_count > 0
+    segments = disp.errorbar_.lines[2][0].get_segments()
+    lows = np.array([s[0][1] for s in segments])
+    highs = np.array([s[1][1] for s in segments])
+    np.testing.assert_allclose(lows, curve.prob_true_low[keep])
+    np.testing.assert_allclose(highs, curve.prob_true_high[keep])
+
+
+def test_sample_weight_and_pos_label(binary):
+    _, _, y, P = binary
+    rng = np.random.default_rng(0)
+    w = rng.integers(1, 4, size=len(y))
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 0], sample_weight=w, pos_label=0)
+    rep = reliability_curve(np.repeat(y, w), np.repeat(P[:, 0], w), n_bins=10, pos_label=0)
+    np.testing.assert_allclose(disp.prob_true, rep.prob_true, equal_nan=True)
+    np.testing.assert_allclose(disp.bin_count, rep.bin_count)
+    assert disp.pos_label == 0
+    assert disp.ax_.get_xlabel() == "Predicted probability of class 0"
+    ece = expected_calibration_error(np.repeat(y, w), np.repeat(P[:, 0], w), pos_label=0, n_bins=10)
+    assert disp.calibration_error == pytest.approx(ece, rel=1e-12)
+
+
+def test_string_binary_labels_and_pos_label():
+    y = np.array(["spam", "ham", "spam", "ham", "spam", "spam"])
+    p = np.array([0.9, 0.2, 0.7, 0.4, 0.6, 0.95])  # P(spam)
+    disp = ReliabilityDisplay.from_predictions(y, p, n_bins=2, pos_label="spam")
+    np.testing.assert_allclose(disp.prob_true, [0.0, 1.0])
+    assert disp.ax_.get_ylabel() == "Observed frequency of class spam"
+
+
+def test_plot_kwargs_and_name(binary):
+    _, _, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1], color="red", marker="o", name="m")
+    assert disp.line_.get_color() == "red" and disp.line_.get_marker() == "o"
+    assert disp.line_.get_label().startswith("m (ECE")
+
+
+def test_bad_options(binary):
+    clf, X, y, P = binary
+    with pytest.raises(ValueError, match="kind"):
+        ReliabilityDisplay.from_predictions(y, P[:, 1], kind="pie")
+    with pytest.raises(ValueError, match="n_bins"):
+        ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=0)
+    with pytest.raises(ValueError, match="multiclass"):
+        ReliabilityDisplay.from_predictions(y, P[:, 1], multiclass="ovr")
+    with pytest.raises(ValueError, match="confidence_level"):
+        ReliabilityDisplay.from_predictions(y, P[:, 1], confidence_level=1.5)
+    with pytest.raises(ValueError, match=r"y_proba"):
+        ReliabilityDisplay.from_predictions(y, P[:, 1] + 2)
+    with pytest.raises(ValueError, match="needs a classifier"):
+        ReliabilityDisplay.from_estimator(LinearRegression().fit(X, y), X, y)
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1])
+    with pytest.raises(ValueError, match="kind must be one of"):
+        disp.plot(kind="pie")
+    with pytest.raises(ValueError, match="ax must hold 1 Axes"):
+        disp.plot(ax=[disp.ax_, disp.ax_])
+
+
+def test_unfitted_estimator_raises(binary):
+    from sklearn.exceptions import NotFittedError
+
+    _, X, y, _ = binary
+    with pytest.raises(NotFittedError):
+        ReliabilityDisplay.from_estimator(GaussianNB(), X, y)
+
+
+def test_inputs_not_modified(binary):
+    _, _, y, P = binary
+    P2, y2 = P.copy(), y.copy()
+    ReliabilityDisplay.from_predictions(y2, P2, n_bins=7, multiclass="classwise")
+    np.testing.assert_array_equal(P2, P)
+    np.testing.assert_array_equal(y2, y)
+
+
+def test_new_figure_comes_from_pyplot(binary):
+    # figures made with pyplot are shown inline by notebooks at the end of a cell
+    _, _, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1])
+    assert plt.fignum_exists(disp.figure_.number)
+
+
+def test_pandas_and_float32_input(multiclass):
+    pd = pytest.importorskip("pandas")
+    clf, X, y, P = multiclass
+    ref = ReliabilityDisplay.from_predictions(y, P, n_bins=5, labels=clf.classes_)
+    frame = pd.DataFrame(P.astype(np.float32), columns=clf.classes_)
+    disp = ReliabilityDisplay.from_predictions(pd.Series(y), frame, n_bins=5, labels=clf.classes_)
+    np.testing.assert_allclose(disp.prob_true, ref.prob_true, rtol=1e-6, equal_nan=True)
+    np.testing.assert_array_equal(disp.bin_count, ref.bin_count)
+    ece32 = expected_calibration_error(y, P.astype(np.float32), n_bins=5, labels=clf.classes_)
+    assert disp.calibration_error == pytest.approx(ece32, rel=1e-12)
+
+
+def test_line_equals_sklearn_calibration_display(binary):
+    # the independent reference: scikit-learn's CalibrationDisplay on the same data
+    from sklearn.calibration import CalibrationDisplay
+
+    # (equal-width bins: sklearn's equal-mass edges interpolate with np.percentile)
+    _, _, y, P = binary
+    for n_bins in (5, 7, 10):
+        ours = ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=n_bins)
+        theirs = CalibrationDisplay.from_predictions(y, P[:, 1], n_bins=n_bins)
+        np.testing.assert_allclose(ours.line_.get_xdata(), theirs.line_.get_xdata(), rtol=1e-12)
+        np.testing.assert_allclose(ours.line_.get_ydata(), theirs.line_.get_ydata(), rtol=1e-12)

@@ -1,0 +1,301 @@
+"""Semiparametric (SPCE) and censored (CCE) calibration errors.
+
+Test data: google/uncertainty-metrics' ``uncertainty_metrics/numpy/
+semiparametric_calibration_error_test.py`` and ``censored_calibration_error_test.py``
+(p ~ U(0, 1), outcome ~ Bernoulli(0.7 p^2 + 0.3 p); for CCE events at t = 0.5 and
+censoring at t = 1.5 with end_time = 1).  The reference tests only assert that the
+values lie in [0, 1]; the true value of the design is
+sqrt(E[(p - 0.7 p^2 - 0.3 p)^2]) = 0.7 sqrt(1/30) = 0.1278, which is asserted here too.
+"""
+
+import numpy as np
+import pytest
+from scipy.interpolate import UnivariateSpline
+
+from skcalib.metrics import (
+    censored_calibration_error,
+    get_scorer,
+    semiparametric_calibration_error,
+)
+from skcalib.metrics._semiparametric import (
+    _spline_predict,
+    spce_estimate,
+    survival_folds,
+    weight_function,
+)
+
+TRUTH = 0.7 * np.sqrt(1 / 30)
+
+
+def _design(seed, n):
+    rng = np.random.default_rng(seed)
+    p = rng.random(n)
+    a = 0.7 * p**2 + 0.3 * p
+    return p, a, (rng.random(n) <= a).astype(int)
+
+
+# --------------------------------------------------------------------------------------
+# SPCE
+# --------------------------------------------------------------------------------------
+
+
+def test_spce_reference_test_vectors_spline():
+    p, _, y = _design(0, 2000)
+    est = semiparametric_calibration_error(y, p, smoothing="spline", random_state=0)
+    assert 0 <= est <= 1  # test_zero_one, test_simple_call
+    assert est == pytest.approx(TRUTH, abs=0.02)
+    ci = semiparametric_calibration_error(
+        y, p, smoothing="spline", random_state=0, return_ci=True
+    )  # test_conf_int
+    assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
+    assert ci.estimate == est
+    assert ci.low < TRUTH < ci.high
+    assert ci.estimate_squared == pytest.approx(est**2)
+    # the interval is sqrt(est -+ z se) with z = 1.959964 for 95%
+    z = 1.959963984540054
+    assert ci.high == pytest.approx(np.sqrt(ci.estimate_squared + z * ci.standard_error_squared))
+    assert ci.low == pytest.approx(np.sqrt(ci.estimate_squared - z * ci.standard_error_squared))
+
+
+def test_spce_mean_plug_in():
+    """test_mean_plug_in: the true calibration function as a continuous outcome."""
+    p, a, _ = _design(1, 1000)
+    est, _ = spce_estimate(p, a, smoothing="spline", rng=np.random.RandomState(0))
+    assert 0 <= np.sqrt(est) <= 1
+    assert np.sqrt(est) == pytest.approx(TRUTH, abs=0.01)
+
+
+def test_spce_kernel_and_options():
+    p, _, y = _design(2, 600)
+    kw = dict(n_hyperparams=12, random_state=0)
+    est = semiparametric_calibration_error(y, p, **kw)
+    assert est == pytest.approx(TRUTH, abs=0.035)
+    orth = semiparametric_calibration_error(y, p, orthogonal=True, **kw)
+    assert orth == pytest.approx(TRUTH, abs=0.04)
+    for weights in ("relative", "chi"):
+        v = semiparametric_calibration_error(y, p, weights=weights, normalize=True, **kw)
+        assert 0 <= v <= 1
+    # calibrated data: a small error
+    rng = np.random.default_rng(3)
+    pc = rng.random(600)
+    yc = (rng.random(600) < pc).astype(int)
+    assert semiparametric_calibration_error(yc, pc, **kw) < 0.06
+
+
+def test_spce_is_seeded():
+    p, _, y = _design(4, 400)
+    kw = dict(n_hyperparams=8, return_ci=True)
+    a = semiparametric_calibration_error(y, p, random_state=1, **kw)
+    b = semiparametric_calibration_error(y, p, random_state=1, **kw)
+    c = semiparametric_calibration_error(y, p, random_state=np.random.RandomState(1), **kw)
+    assert a == b == c
+    d = semiparametric_calibration_error(y, p, random_state=2, **kw)
+    assert d.standard_error_squared != a.standard_error_squared
+
+
+def test_spline_weights_follow_their_points():
+    """The fixed defect: weights are sorted with the probabilities.  The fit is then
+    invariant to the order of the training points and equals a spline fitted on
+    correctly paired sorted data; the reference's pairing (sorted points, unsorted
+    weights) gives a different, order-dependent curve."""
+    rng = np.random.default_rng(5)
+    p = rng.random(300)
+    r = (rng.random(300) < p**2) - p
+    w = weight_function(p, "chi", 0.05)
+    w = w / w.mean()
+    x = np.linspace(0.05, 0.95, 7)
+    s = 0.8 * np.sum(w**2 * p * (1 - p))
+    fit = _spline_predict(p, r, w, x, s)
+    order = np.argsort(p)
+    ref = UnivariateSpline(p[order], r[order], w=w[order], s=s)(x)
+    np.testing.assert_allclose(fit, ref, rtol=1e-12)
+    perm = rng.permutation(300)
+    np.testing.assert_allclose(_spline_predict(p[perm], r[perm], w[perm], x, s), fit, rtol=1e-10)
+    buggy = UnivariateSpline(p[order], r[order], w=w, s=s)(x)
+    assert np.max(np.abs(buggy - fit)) > 1e-3
+
+
+def test_spce_multiclass_and_labels():
+    rng = np.random.default_rng(6)
+    P = rng.dirichlet(np.ones(3), size=300)
+    y = np.array([rng.choice(3, p=row) for row in P])
+    names = np.array(["a", "b", "c"])
+    kw = dict(n_hyperparams=6, random_state=0)
+    v = semiparametric_calibration_error(names[y], P, **kw)
+    conf = P.max(axis=1)
+    correct = (P.argmax(axis=1) == y).astype(int)
+    assert v == semiparametric_calibration_error(correct, conf, **kw)
+
+
+def test_spce_scorer():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+    scorer = get_scorer("spce", n_hyperparams=5, random_state=0)
+    scores = cross_val_score(clf, X, y, cv=3, scoring=scorer)
+    assert np.all(scores <= 0) and np.all(np.isfinite(scores))
+    fitted = clf.fit(X[::2], y[::2])
+    want = semiparametric_calibration_error(
+        y[1::2], fitted.predict_proba(X[1::2])[:, 1], n_hyperparams=5, random_state=0
+    )
+    assert scorer(fitted, X[1::2], y[1::2]) == pytest.approx(-want)
+    named = get_scorer("neg_semiparametric_calibration_error", n_hyperparams=5, random_state=0)
+    assert named(fitted, X[1::2], y[1::2]) == pytest.approx(-want)
+
+
+def test_spce_bad_input():
+    p, _, y = _design(7, 50)
+    with pytest.raises(ValueError, match="'smoothing' parameter"):
+        semiparametric_calibration_error(y, p, smoothing="loess")
+    with pytest.raises(ValueError, match="'weights' parameter"):
+        semiparametric_calibration_error(y, p, weights="inverse")
+    with pytest.raises(ValueError, match="hyperparam_range must be a pair"):
+        semiparametric_calibration_error(y, p, hyperparam_range=(0.2, 0.1))
+    with pytest.raises(ValueError, match="need at least 10 samples"):
+        semiparametric_calibration_error(y[:6], p[:6])
+    with pytest.raises(ValueError, match="'multiclass' parameter"):
+        semiparametric_calibration_error(y, p, multiclass="classwise")
+    bad = p.copy()
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        semiparametric_calibration_error(y, bad)
+    # constant probabilities: no division by zero in the bandwidth grid
+    v = semiparametric_calibration_error(y, np.full(50, 0.4), n_hyperparams=4, random_state=0)
+    assert np.isfinite(v) and 0 <= v <= 1
+
+
+# --------------------------------------------------------------------------------------
+# CCE
+# --------------------------------------------------------------------------------------
+
+
+def _survival_design(seed, n):
+    p, a, y = _design(seed, n)
+    return p, 1.5 - y, y  # events at 0.5, the others censored at 1.5 > end_time
+
+
+def test_cce_reference_test_vectors():
+    p, times, event = _survival_design(8, 1000)
+    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=10, n_repeats=2, random_state=0)
+    est = censored_calibration_error(p, times, event, **kw)
+    assert 0 <= est <= 1  # test_zero_one, test_simple_call
+    # the reference returns the squared error here (about 0.0163); skcalib its root
+    assert est == pytest.approx(TRUTH, abs=0.03)
+    ci = censored_calibration_error(p, times, event, return_ci=True, **kw)  # test_conf_int
+    assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
+    assert ci.estimate == est  # one square-root scale for the value and the interval
+    assert ci.estimate_squared == pytest.approx(est**2)
+
+
+def test_cce_without_censoring_before_the_horizon_is_a_binary_calibration_error():
+    """Every censoring time after end_time: the IPCW weights are 1 and the plug-in
+    estimate is the SPCE-type statistic mean((p - o)(p - a))."""
+    p, times, event = _survival_design(9, 800)
+    for kernel in ("rbf", "cubic", "knn"):
+        v = censored_calibration_error(
+            p, times, event, end_time=1.0, kernel=kernel, n_repeats=1, random_state=0
+        )
+        assert v == pytest.approx(TRUTH, abs=0.035), kernel
+
+
+def test_cce_corrects_for_censoring_before_the_horizon():
+    """Independent uniform censoring removes many subjects before end_time; the IPCW
+    estimate still finds the true error, and a calibrated model scores low."""
+    rng = np.random.default_rng(10)
+    n = 1200
+    p = rng.random(n)
+    a = 0.7 * p**2 + 0.3 * p
+    by_end = rng.random(n) <= a
+    t_event = np.where(by_end, rng.uniform(0.0, 1.0, n), rng.uniform(1.0, 2.0, n))
+    t_cens = rng.uniform(0.0, 3.0, n)
+    times = np.minimum(t_event, t_cens)
+    event = (t_event <= t_cens).astype(int)
+    assert np.mean((event == 0) & (times < 1.0)) > 0.2  # heavy early censoring
+    # a coarse time grid keeps the test fast: round the times up to a multiple of 0.05
+    times = np.ceil(times * 20) / 20  # keeps T <= end_time unchanged
+    kw = dict(end_time=1.0, n_repeats=1, n_hyperparams=10, random_state=0)
+    v = censored_calibration_error(p, times, event, **kw)
+    assert v == pytest.approx(TRUTH, abs=0.04)
+    cal_by_end = rng.random(n) <= p
+    t_event = np.where(cal_by_end, rng.uniform(0.0, 1.0, n), rng.uniform(1.0, 2.0, n))
+    times = np.ceil(np.minimum(t_event, t_cens) * 20) / 20
+    event = (t_event <= t_cens).astype(int)
+    v = censored_calibration_error(p, times, event, **kw)
+    assert v < 0.06
+
+
+def test_cce_orthogonal_reproduces_the_reference_compensator():
+    """Without censoring before end_time: MI = 0, ipw = 1, and the reference's
+    compensator gives s_i = a_i / (1 + a_i) for the subjects still at risk at the event
+    time, so E[if] = E[(a - p)(o - p)] + E[(a - p)(1 - a)(o - s)] is below CE2: the
+    documented bias of the orthogonal form (kept as in uncertainty_metrics)."""
+    p, times, event = _survival_design(8, 1000)
+    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=10, n_repeats=2, random_state=0)
+    orth = censored_calibration_error(p, times, event, orthogonal=True, **kw)
+    a = 0.7 * p**2 + 0.3 * p
+    s = a / (1 + a)
+    expected = np.mean((a - p) * (a - p)) + np.mean((a - p) * (1 - a) * (a - (1 - a) * s))
+    assert orth == pytest.approx(np.sqrt(expected), abs=0.03)
+    assert orth < TRUTH - 0.03
+
+
+def test_survival_folds_are_stratified_blocks():
+    rng = np.random.RandomState(0)
+    times = np.arange(23, dtype=float)
+    event = np.array([1, 0] * 11 + [1], dtype=float)
+    folds = survival_folds(times, event, 4, rng)
+    for group in (event == 1, event == 0):
+        f = folds[group][np.argsort(times[group])]
+        for start in range(0, len(f) - len(f) % 4, 4):
+            assert sorted(f[start : start + 4]) == [0, 1, 2, 3]
+        tail = f[len(f) - len(f) % 4 :]
+        assert len(set(tail)) == len(tail)
+
+
+def test_cce_options_and_seed():
+    p, times, event = _survival_design(11, 400)
+    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=20, n_repeats=2, n_hyperparams=5)
+    a = censored_calibration_error(p, times, event, random_state=3, return_ci=True, **kw)
+    b = censored_calibration_error(p, times, event, random_state=3, return_ci=True, **kw)
+    assert a == b
+    for opts in (
+        {"survival_aggregation": "nelson-aalen"},
+        {"weights": "chi", "normalize": True},
+        {"orthogonal": True},
+        {"hyperparam_range": (0.01, 0.2)},
+    ):
+        v = censored_calibration_error(p, times, event, random_state=0, **kw, **opts)
+        assert np.isfinite(v) and 0 <= v <= 1
+
+
+def test_cce_bad_input():
+    p, times, event = _survival_design(12, 40)
+    with pytest.raises(ValueError, match="'end_time' parameter"):
+        censored_calibration_error(p, times, event, end_time=0)
+    with pytest.raises(ValueError, match="'kernel' parameter"):
+        censored_calibration_error(p, times, event, end_time=1.0, kernel="epanechnikov")
+    with pytest.raises(ValueError, match="'survival_aggregation' parameter"):
+        censored_calibration_error(p, times, event, end_time=1.0, survival_aggregation="km")
+    with pytest.raises(ValueError, match="times must be >= 0"):
+        censored_calibration_error(p, times - 1.0, event, end_time=1.0)
+    with pytest.raises(ValueError, match="event must hold 0/1"):
+        censored_calibration_error(p, times, event * 2, end_time=1.0)
+    with pytest.raises(ValueError, match="probabilities in"):
+        censored_calibration_error(p + 1, times, event, end_time=1.0)
+    with pytest.raises(ValueError, match="different numbers of samples"):
+        censored_calibration_error(p, times[:-1], event, end_time=1.0)
+    bad = times.copy()
+    bad[2] = np.inf
+    with pytest.raises(ValueError, match="times contains infinity"):
+        censored_calibration_error(p, bad, event, end_time=1.0)
+    with pytest.raises(ValueError, match="need at least 10 samples"):
+        censored_calibration_error(p[:8], times[:8], event[:8], end_time=1.0)
+    inputs = [np.array(a) for a in (p, times, event)]
+    for arr in inputs:
+        arr.setflags(write=False)
+    censored_calibration_error(*inputs, end_time=1.0, n_repeats=1, n_hyperparams=3)
