@@ -32,6 +32,7 @@ PACKAGE_DIR = pathlib.Path(skcalib.__file__).resolve().parent
 COMPAT = "skcalib.utils._sklearn_compat"
 BOTTOM = "skcalib.utils"  # the compatibility layer: this package and its modules
 METRICS = "skcalib.metrics"
+RECALIBRATION = "skcalib.recalibration"
 
 #: private attributes of scikit-learn objects that skcalib reads or overrides (through
 #: the compatibility layer only): the scorer registry, a scorer's state and scoring hook,
@@ -234,6 +235,22 @@ def test_metrics_import_only_metrics_and_the_compat_layer():
         if _within(module, METRICS):
             other = sorted(e for e in edges if not (_within(e, METRICS) or _within(e, BOTTOM)))
             assert not other, f"{module} imports {other}"
+
+
+def test_recalibration_depends_on_metrics_and_never_the_reverse():
+    assert RECALIBRATION in GRAPH
+    allowed = (RECALIBRATION, METRICS, BOTTOM)
+    for module, edges in GRAPH.items():
+        if _within(module, RECALIBRATION):
+            other = sorted(e for e in edges if not any(_within(e, a) for a in allowed))
+            assert not other, f"{module} imports {other}"
+        else:
+            back = sorted(e for e in edges if _within(e, RECALIBRATION))
+            if _within(module, METRICS) or _within(module, BOTTOM):
+                assert not back, f"{module} imports {back}"
+    # the binning calibrators are built on the metrics core
+    assert "skcalib.metrics._binning" in GRAPH["skcalib.recalibration._histogram"]
+    assert "skcalib.metrics._validation" in GRAPH["skcalib.recalibration._base"]
 
 
 def test_only_the_compat_layer_touches_private_sklearn_names():

@@ -30,6 +30,7 @@ API_MODULES = [
     "skcalib.compat.uncertainty_metrics",
     "skcalib.report",
     "skcalib.display",
+    "skcalib.recalibration",
 ]
 
 

@@ -21,6 +21,7 @@ PUBLIC_MODULES = [
     "skcalib.report",
     "skcalib.utils",
     "skcalib.display",
+    "skcalib.recalibration",
 ]
 
 #: numpydoc checks that are *not* enforced, each with its reason

@@ -1,0 +1,26 @@
+"""skcalib.recalibration: post-hoc calibrators as scikit-learn estimators.
+
+Each calibrator is fitted on a model's output on held-out data (probabilities or
+logits) and the true labels, and maps new outputs to calibrated probabilities;
+:class:`RecalibratedClassifier` wraps a classifier and a calibrator into one
+classifier.  Built on :mod:`skcalib.metrics` (its validation and its binning core);
+:mod:`skcalib.metrics` never imports this package.
+"""
+
+from ._classifier import RecalibratedClassifier
+from ._histogram import HistogramBinning, ScalingBinning
+from ._monotone import BetaCalibration, IsotonicCalibration
+from ._scaling import MatrixScaling, VectorScaling
+from ._temperature import EnsembleTemperatureScaling, TemperatureScaling
+
+__all__ = [
+    "BetaCalibration",
+    "EnsembleTemperatureScaling",
+    "HistogramBinning",
+    "IsotonicCalibration",
+    "MatrixScaling",
+    "RecalibratedClassifier",
+    "ScalingBinning",
+    "TemperatureScaling",
+    "VectorScaling",
+]

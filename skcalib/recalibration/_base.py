@@ -1,0 +1,422 @@
+"""Input handling shared by every calibrator of :mod:`skcalib.recalibration`.
+
+A calibrator is fitted on the output of a model on held-out data, ``X``, and the labels
+``y``.  ``X`` is either
+
+* probabilities: ``(n_samples, n_classes)`` rows summing to 1 (``predict_proba``), or the
+  ``(n_samples,)`` probability of the positive class of a binary problem
+  (``predict_proba(X)[:, 1]``); checked with the probability checks of
+  :mod:`skcalib.metrics` (same tolerance, :data:`PROBA_TOLERANCE`); or
+* logits: ``(n_samples, n_classes)`` real scores (``decision_function`` of a multiclass
+  model, log-probabilities, the pre-softmax layer of a network), or the ``(n_samples,)``
+  log-odds of the positive class (``decision_function`` of a binary model).
+
+``input="auto"`` reads ``X`` as probabilities when every entry lies in ``[0, 1]`` and,
+for 2-D ``X``, every row sums to 1 within :data:`PROBA_TOLERANCE`; otherwise as logits.
+The decision is taken at ``fit`` time and stored in ``input_type_``; ``predict_proba``
+reads its ``X`` the same way.  Probabilities become logits as ``log p`` (clipped below
+at the machine epsilon of the dtype, as the log-loss of :mod:`skcalib.metrics` clips;
+log-probabilities are logits up to a constant per row, which no softmax-based
+calibrator sees); logits become probabilities with a softmax (1-D: the logistic
+sigmoid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
+
+from ..metrics._validation import (
+    PROBA_TOLERANCE,
+    check_classification_input,
+    check_proba_chunk,
+    check_sample_weight,
+    iter_row_chunks,
+)
+from ..utils._sklearn_compat import StrOptions, validate_parameter_constraints
+
+__all__ = [
+    "INPUT_OPTIONS",
+    "BaseCalibrator",
+    "FitData",
+    "check_targets",
+    "log_proba",
+    "scan_rows",
+    "softmax_rows",
+]
+
+INPUT_OPTIONS = ("auto", "proba", "logits")
+
+#: Rows per chunk of the chunked passes: about 2 MiB of input per chunk.
+SCAN_CHUNK_BYTES = 1 << 21
+
+
+@dataclass
+class FitData:
+    """Validated calibration data in the calibrator's native form.
+
+    Attributes
+    ----------
+    Z : ndarray
+        Logits ``(n, k)`` with ``k >= 2`` for a logit calibrator; probabilities for a
+        probability calibrator: ``(n,)`` positive-class probability for binary problems,
+        else ``(n, k)``.  float32 or float64.
+    y : ndarray of intp
+        Index of each label in ``classes_``.
+    sample_weight : ndarray or None
+    n_classes : int
+    row_max : ndarray or None
+        Row maxima of ``Z`` when they are known from the validation pass.
+    """
+
+    Z: np.ndarray
+    y: np.ndarray
+    sample_weight: np.ndarray | None
+    n_classes: int
+    row_max: np.ndarray | None = None
+
+
+class ScanResult:
+    """Row maxima and the facts ``input="auto"`` needs, from one chunked pass."""
+
+    def __init__(self, row_max, lo, hi, sums_to_one):
+        self.row_max = row_max
+        self.lo = lo
+        self.hi = hi
+        self.sums_to_one = sums_to_one
+
+
+def _raise_nonfinite(X, start, stop):
+    c = X[start:stop]
+    idx = [int(i) for i in np.argwhere(~np.isfinite(c))[0]]
+    idx[0] += start
+    v = float(X[tuple(idx)])
+    kind = "NaN" if np.isnan(v) else "infinity"
+    raise ValueError(f"X contains {kind} (first at index {', '.join(map(str, idx))})")
+
+
+def scan_rows(X):
+    """One chunked pass over ``X`` (1-D or 2-D): finiteness, min, max, row maxima and
+    whether every row sums to 1 within :data:`PROBA_TOLERANCE`.
+
+    A row holding NaN or infinity has no finite sum, so the row sums rule them out;
+    a ValueError names the first one.
+    """
+    n = X.shape[0]
+    if X.ndim == 1:
+        with np.errstate(all="ignore"):
+            s = X.sum()
+        if not np.isfinite(s):
+            for start, stop in iter_row_chunks(n, X.itemsize, SCAN_CHUNK_BYTES):
+                if not np.isfinite(X[start:stop]).all():
+                    _raise_nonfinite(X, start, stop)
+        return ScanResult(None, float(X.min()), float(X.max()), False)
+    k = X.shape[1]
+    row_max = np.empty(n, dtype=X.dtype)
+    lo, hi, ok = np.inf, -np.inf, True
+    for start, stop in iter_row_chunks(n, k * X.itemsize, SCAN_CHUNK_BYTES):
+        c = X[start:stop]
+        with np.errstate(all="ignore"):
+            rs = c.sum(axis=1)  # (a BLAS matrix-vector product is slower here)
+        if not np.isfinite(rs).all():
+            if not np.isfinite(c).all():
+                _raise_nonfinite(X, start, stop)
+            # finite entries whose sum overflows: not probabilities
+            ok = False
+        np.max(c, axis=1, out=row_max[start:stop])
+        lo = min(lo, float(c.min()))
+        hi = max(hi, float(row_max[start:stop].max()))
+        if ok:
+            with np.errstate(all="ignore"):
+                ok = bool(np.abs(rs - 1).max() <= PROBA_TOLERANCE)
+    return ScanResult(row_max, lo, hi, ok)
+
+
+def _looks_like_proba(X, scan):
+    if X.ndim == 1:
+        return scan.lo >= 0 and scan.hi <= 1
+    return scan.lo >= 0 and scan.sums_to_one
+
+
+def check_proba(X, why="input='proba' says X holds probabilities"):
+    """Probability check of :mod:`skcalib.metrics` (same tolerance), chunked."""
+    row_bytes = X.itemsize * (X.shape[1] if X.ndim == 2 else 1)
+    try:
+        for start, stop in iter_row_chunks(X.shape[0], row_bytes):
+            check_proba_chunk(X[start:stop], start)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("y_proba", "X") + f" ({why})") from None
+
+
+def log_proba(P):
+    """``log P`` with ``P`` clipped below at the machine epsilon of its dtype (as
+    :func:`skcalib.metrics.negative_log_likelihood` clips): probabilities as logits (one
+    array of the size of ``P``).  Probabilities that underflowed to 0 then get a finite
+    logit, ``log(eps)`` (about -36 in float64, -16 in float32)."""
+    out = np.maximum(P, np.finfo(P.dtype).eps)
+    np.log(out, out=out)
+    return out
+
+
+def proba_to_logits(P):
+    """Logits ``(n, k)``, ``k >= 2``, of probabilities (1-D: the positive class)."""
+    if P.ndim == 1:
+        out = np.empty((P.shape[0], 2), dtype=P.dtype)
+        out[:, 1] = P
+        out[:, 0] = 1 - P
+        return log_proba(out)
+    return log_proba(P)
+
+
+def logits_2d(Z):
+    """``(n, k)`` logits with ``k >= 2``; a 1-D log-odds ``d`` becomes ``[0, d]``."""
+    if Z.ndim == 2:
+        return Z
+    out = np.zeros((Z.shape[0], 2), dtype=Z.dtype)
+    out[:, 1] = Z
+    return out
+
+
+def softmax_rows(Z, out=None):
+    """Row-wise softmax of logits ``(n, k)`` in their dtype (chunked, no overflow)."""
+    if out is None:
+        out = np.empty(Z.shape, dtype=Z.dtype)
+    for start, stop in iter_row_chunks(Z.shape[0], Z.shape[1] * Z.itemsize, SCAN_CHUNK_BYTES):
+        c = out[start:stop]
+        np.subtract(Z[start:stop], Z[start:stop].max(axis=1, keepdims=True), out=c)
+        np.exp(c, out=c)
+        c /= c.sum(axis=1, keepdims=True)
+    return out
+
+
+def sigmoid(d):
+    """Logistic sigmoid in the dtype of ``d``, without overflow."""
+    out = np.empty_like(d)
+    neg = d < 0
+    e = np.exp(-np.abs(d))
+    np.divide(1, 1 + e, out=out)
+    np.divide(e, 1 + e, out=out, where=neg)
+    return out
+
+
+def logits_to_proba(Z):
+    """Probabilities of logits: 1-D log-odds -> positive-class probability."""
+    if Z.ndim == 1:
+        return sigmoid(Z)
+    return softmax_rows(Z)
+
+
+def binary_positive(P):
+    """The positive-class column of binary probabilities (1-D input unchanged)."""
+    return P if P.ndim == 1 else np.ascontiguousarray(P[:, 1])
+
+
+def two_columns(p):
+    """``(n, 2)`` probabilities ``[1 - p, p]`` of a positive-class probability."""
+    out = np.empty((p.shape[0], 2), dtype=p.dtype)
+    out[:, 1] = p
+    out[:, 0] = 1 - p
+    return out
+
+
+def renormalise(Q):
+    """Rows divided by their sums, in place; a row of zeros becomes uniform."""
+    s = Q.sum(axis=1, keepdims=True)
+    zero = s[:, 0] <= 0
+    if zero.any():
+        Q[zero] = 1.0 / Q.shape[1]
+        s[zero] = 1.0
+    Q /= s
+    return Q
+
+
+def check_targets(y):
+    """``y`` as a 1-D numpy array of class labels (finite, classification targets)."""
+    y_arr = check_array(y, ensure_2d=False, dtype=None, ensure_all_finite=True, input_name="y")
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = column_or_1d(y_arr, warn=True)  # a DataConversionWarning, as sklearn
+    check_classification_targets(y_arr)
+    return y_arr
+
+
+def _ndim(X):
+    """Number of dimensions of an array-like, without converting it when it says."""
+    nd = getattr(X, "ndim", None)
+    if isinstance(nd, int):
+        return nd
+    try:
+        return np.asarray(X).ndim
+    except (ValueError, TypeError):  # ragged: left to validate_data's message
+        return 2
+
+
+class BaseCalibrator(ClassifierMixin, BaseEstimator):
+    """Common machinery of the calibrators: validation, input types, predict.
+
+    Subclasses set ``_native`` (``"logits"`` or ``"proba"``) and implement
+    ``_fit(data)`` and ``_predict_native(Z)`` (returning ``(n, n_classes)``
+    probabilities in the dtype of ``Z``).
+    """
+
+    _parameter_constraints: dict = {"input": [StrOptions(set(INPUT_OPTIONS))]}
+    _native = "logits"
+
+    def _validate_params_now(self):
+        validate_parameter_constraints(
+            self._parameter_constraints,
+            self.get_params(deep=False),
+            caller_name=type(self).__name__,
+        )
+
+    # ----------------------------------------------------------------------------------
+    # validation
+    # ----------------------------------------------------------------------------------
+
+    def _validated_array(self, X, *, reset):
+        if _ndim(X) == 1:  # a 1-D X is one column (binary positive class)
+            X = np.asarray(X).reshape(-1, 1)
+        X = validate_data(
+            self,
+            X,
+            reset=reset,
+            dtype=[np.float64, np.float32],
+            ensure_all_finite=False,
+            ensure_min_samples=1,
+        )
+        if X.shape[1] == 1:
+            X = X[:, 0]
+        return X
+
+    def _read(self, X, input_type, why):
+        """``X`` (validated array) read as ``input_type``, in the native form."""
+        if input_type == "proba":
+            check_proba(X, why)
+        if self._native == "logits":
+            return proba_to_logits(X) if input_type == "proba" else logits_2d(X)
+        P = logits_to_proba(X) if input_type == "logits" else X
+        if P.ndim == 2 and P.shape[1] == 2:
+            return P if self._keep_binary_2d else binary_positive(P)
+        return P
+
+    _keep_binary_2d = False
+
+    def _validate_fit(self, X, y, sample_weight):
+        self._validate_params_now()
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
+        X = self._validated_array(X, reset=True)
+        scan = scan_rows(X)
+        y_arr = check_targets(y)
+        try:
+            data = check_classification_input(y_arr, X, sample_weight=None, check_values=False)
+        except ValueError as exc:
+            msg = str(exc).replace("y_proba", "X").replace("y_true", "y")
+            msg = msg.replace("pass labels= to give the classes", "X needs one column per class")
+            raise ValueError(msg) from None
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        if self.input == "auto":
+            input_type = "proba" if _looks_like_proba(X, scan) else "logits"
+        else:
+            input_type = self.input
+        if data.n_classes < 2:  # pragma: no cover - the validation gives two classes
+            raise ValueError("y needs at least two classes")
+        self.classes_ = data.classes
+        self.input_type_ = input_type
+        why = (
+            "input='proba' says X holds probabilities"
+            if self.input == "proba"
+            else "input='auto' read X as probabilities"
+        )
+        Z = self._read(X, input_type, why)
+        y_idx = data.y.astype(np.intp, copy=False)
+        if X.ndim == 1 and data.pos_index == 0:  # positive class listed first
+            y_idx = 1 - y_idx
+            self.classes_ = self.classes_[::-1].copy()
+        row_max = scan.row_max if Z is X and X.ndim == 2 else None
+        return FitData(
+            Z=Z, y=y_idx, sample_weight=sw, n_classes=len(self.classes_), row_max=row_max
+        )
+
+    def _validate_predict(self, X):
+        check_is_fitted(self)
+        if _ndim(X) == 1 and self.n_features_in_ != 1:
+            raise ValueError(
+                f"X is 1-D but {type(self).__name__} was fitted on {self.n_features_in_} "
+                f"columns (one per class). Reshape your data to (n_samples, "
+                f"{self.n_features_in_})"
+            )
+        X = self._validated_array(X, reset=False)
+        if self.input_type_ == "logits":
+            scan_rows(X)  # finiteness
+        why = f"{type(self).__name__} was fitted on probabilities (input_type_='proba')"
+        return self._read(X, self.input_type_, why)
+
+    # ----------------------------------------------------------------------------------
+    # the estimator API
+    # ----------------------------------------------------------------------------------
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the calibrator on a model's output ``X`` and the true labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_classes)
+            The model's output on calibration data: probabilities or logits (see the
+            class's ``input`` parameter).
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; weight ``w`` counts as ``w`` repetitions of the row.
+
+        Returns
+        -------
+        self : object
+            The fitted calibrator.
+        """
+        data = self._validate_fit(X, y, sample_weight)
+        self._fit(data)
+        return self
+
+    def predict_proba(self, X):
+        """Calibrated probabilities of a model's output ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_classes)
+            The model's output, read as at ``fit`` (``input_type_``).
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Calibrated probabilities, columns in ``classes_`` order, in the dtype of
+            ``X`` (float32 stays float32).
+        """
+        Z = self._validate_predict(X)
+        return self._predict_native(Z)
+
+    def predict(self, X):
+        """The class of highest calibrated probability.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_classes)
+            The model's output, read as at ``fit``.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Predicted labels, from ``classes_``.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags

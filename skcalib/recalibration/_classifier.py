@@ -1,0 +1,363 @@
+"""RecalibratedClassifier: a classifier and a calibrator fitted together."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn import get_config
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import check_cv
+from sklearn.preprocessing import LabelEncoder
+from sklearn.utils import get_tags, indexable
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.validation import check_array, check_is_fitted, has_fit_parameter
+
+from ..metrics._validation import check_sample_weight
+from ..utils._sklearn_compat import HasMethods, StrOptions, validate_parameter_constraints
+from ._base import BaseCalibrator, check_targets
+from ._histogram import HistogramBinning, ScalingBinning
+from ._monotone import BetaCalibration, IsotonicCalibration
+from ._scaling import MatrixScaling, VectorScaling
+from ._temperature import EnsembleTemperatureScaling, TemperatureScaling
+
+__all__ = ["METHODS", "RecalibratedClassifier"]
+
+#: The calibrators ``method`` names.
+METHODS = {
+    "temperature": TemperatureScaling,
+    "vector": VectorScaling,
+    "matrix": MatrixScaling,
+    "ensemble_temperature": EnsembleTemperatureScaling,
+    "histogram": HistogramBinning,
+    "isotonic": IsotonicCalibration,
+    "beta": BetaCalibration,
+    "scaling_binning": ScalingBinning,
+}
+
+
+def _take(a, idx):
+    """Rows ``idx`` of an array-like (numpy, pandas, sparse, list)."""
+    if hasattr(a, "iloc"):
+        return a.iloc[idx]
+    if hasattr(a, "shape") and hasattr(a, "__getitem__"):
+        return a[idx]
+    return np.asarray(a)[idx]
+
+
+def _rows(params, idx, n):
+    """Index the sample-aligned values of a dict of fit parameters."""
+    out = {}
+    for key, value in params.items():
+        if hasattr(value, "__array__") and not hasattr(value, "__len__"):
+            value = np.asarray(value)
+        if value is not None and not isinstance(value, str | bytes):
+            try:
+                length = len(value)
+            except TypeError:
+                length = None
+            if length == n:
+                value = _take(value, idx)
+        out[key] = value
+    return out
+
+
+class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """A classifier whose probabilities are recalibrated by a post-hoc calibrator.
+
+    In the spirit of :class:`sklearn.calibration.CalibratedClassifierCV`, with any
+    calibrator of :mod:`skcalib.recalibration`.  The calibrator is fitted on
+    predictions for data the classifier was not trained on:
+
+    * with ``cv`` (default 5-fold, stratified): for every split the classifier is
+      fitted on the training part and the calibrator on its output for the test part.
+      With ``ensemble=True`` every (classifier, calibrator) pair is kept and
+      ``predict_proba`` averages their probabilities; with ``ensemble=False`` the
+      out-of-fold outputs of all splits are pooled to fit one calibrator, and the
+      classifier is refitted on all the data;
+    * with an already fitted classifier wrapped in :class:`sklearn.frozen.FrozenEstimator`
+      (``ensemble="auto"`` then means False): the classifier is not refitted and the
+      calibrator is fitted on its output for all of ``X, y``, which must then be
+      held-out data.
+
+    The classifier's output is taken from ``decision_function`` for the calibrators
+    of logits (temperature, vector, matrix and ensemble temperature scaling) and from
+    ``predict_proba`` for the calibrators of probabilities (histogram binning,
+    isotonic, beta, scaling-binning), falling back to the other method when the
+    classifier lacks the preferred one; a calibrator instance whose ``input`` is
+    ``"proba"`` or ``"logits"`` sets the preference.
+
+    Parameters
+    ----------
+    estimator : estimator instance, default=None
+        The classifier (with ``fit`` and ``predict_proba`` or ``decision_function``);
+        ``None`` means :class:`~sklearn.linear_model.LogisticRegression`.
+    method : str or calibrator instance, default="temperature"
+        ``"temperature"``, ``"vector"``, ``"matrix"``, ``"ensemble_temperature"``,
+        ``"histogram"``, ``"isotonic"``, ``"beta"``, ``"scaling_binning"`` (the
+        calibrator of that name with its default parameters), or an unfitted
+        calibrator such as ``HistogramBinning(n_bins=10)`` (cloned).
+    cv : int, cross-validation generator or iterable, default=5
+        The splits, as in :func:`sklearn.model_selection.cross_val_predict`; an int is
+        a :class:`~sklearn.model_selection.StratifiedKFold`.  Ignored for a
+        :class:`~sklearn.frozen.FrozenEstimator`.
+    ensemble : bool or "auto", default="auto"
+        Keep one (classifier, calibrator) pair per split (True) or one of each
+        (False); ``"auto"``: True, except for a
+        :class:`~sklearn.frozen.FrozenEstimator`, which is never refitted and always
+        gives one pair.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    calibrated_classifiers_ : list of (estimator, calibrator) tuples
+        The fitted pairs whose probabilities ``predict_proba`` averages.
+    response_method_ : {"decision_function", "predict_proba"}
+        The method of the classifier the calibrators read.
+    n_features_in_ : int
+        Number of features seen during ``fit`` (when the classifier records it).
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during ``fit`` (when the classifier records them).
+
+    See Also
+    --------
+    sklearn.calibration.CalibratedClassifierCV : Sigmoid, isotonic and temperature
+        calibration of a classifier.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from skcalib.recalibration import RecalibratedClassifier
+    >>> X, y = make_classification(n_samples=500, random_state=0)
+    >>> clf = RecalibratedClassifier(LogisticRegression(), method="temperature")
+    >>> clf.fit(X, y).predict_proba(X[:2]).shape
+    (2, 2)
+    >>> len(clf.calibrated_classifiers_)
+    5
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["fit"]), None],
+        "method": [StrOptions(set(METHODS)), HasMethods(["fit", "predict_proba"])],
+        "cv": ["cv_object"],
+        "ensemble": ["boolean", StrOptions({"auto"})],
+    }
+
+    def __init__(self, estimator=None, *, method="temperature", cv=5, ensemble="auto"):
+        self.estimator = estimator
+        self.method = method
+        self.cv = cv
+        self.ensemble = ensemble
+
+    def _get_estimator(self):
+        return LogisticRegression() if self.estimator is None else self.estimator
+
+    def _get_calibrator(self):
+        if isinstance(self.method, str):
+            return METHODS[self.method]()
+        return clone(self.method)
+
+    def _response(self, estimator, calibrator):
+        """(method name, input type) of the classifier's output the calibrator reads."""
+        preferred = calibrator.get_params().get("input", "auto")
+        if preferred == "auto":
+            preferred = getattr(calibrator, "_native", "proba")
+        order = ["decision_function", "predict_proba"]
+        if preferred == "proba":
+            order.reverse()
+        for name in order:
+            if hasattr(estimator, name):
+                return name, "logits" if name == "decision_function" else "proba"
+        raise ValueError(
+            f"the estimator {type(estimator).__name__} has neither predict_proba nor "
+            "decision_function"
+        )
+
+    def _check_classes(self, estimator):
+        got = getattr(estimator, "classes_", None)
+        if got is None or len(got) != len(self.classes_) or np.any(got != self.classes_):
+            raise ValueError(
+                f"the classifier was fitted on the classes {list(np.asarray(got).tolist())} "
+                f"but y has the classes {list(self.classes_.tolist())}: every class must be "
+                "in every training split (use fewer splits), and y must only hold labels "
+                "the frozen classifier knows"
+            )
+
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the classifier and the calibrator.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (calibration data for a frozen classifier).
+        y : array-like of shape (n_samples,)
+            Target labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights, used by the calibrator and passed to the classifier's
+            ``fit`` when it accepts them (with metadata routing enabled: when the
+            classifier requests them).
+        **fit_params : dict
+            Other parameters of the classifier's ``fit`` (routed with metadata
+            routing enabled).
+
+        Returns
+        -------
+        self : object
+            The fitted classifier.
+        """
+        validate_parameter_constraints(
+            self._parameter_constraints,
+            self.get_params(deep=False),
+            caller_name=type(self).__name__,
+        )
+        if not isinstance(self.method, str) and not isinstance(self.method, BaseCalibrator):
+            raise ValueError(
+                "method must be the name or an instance of a calibrator of "
+                f"skcalib.recalibration, got {type(self.method).__name__}"
+            )
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
+        # the classifier validates X; checked here for the messages of empty input
+        check_array(
+            X,
+            accept_sparse=True,
+            ensure_all_finite=False,
+            dtype=None,
+            ensure_2d=False,
+            allow_nd=True,
+        )
+        X, y = indexable(X, y)
+        y_arr = check_targets(y)
+        encoder = LabelEncoder().fit(y_arr)
+        self.classes_ = encoder.classes_
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs samples of at least 2 classes; y has 1 class "
+                f"{self.classes_[0]!r}"
+            )
+        y_enc = encoder.transform(y_arr)
+        n = y_enc.shape[0]
+        sw = check_sample_weight(sample_weight, n)
+        estimator = self._get_estimator()
+        calibrator = self._get_calibrator()
+
+        if get_config().get("enable_metadata_routing", False):
+            routed = process_routing(self, "fit", sample_weight=sample_weight, **fit_params)
+            est_params = dict(routed.estimator.fit)
+            split_params = dict(routed.splitter.split)
+        else:
+            est_params = dict(fit_params)
+            if sample_weight is not None and has_fit_parameter(estimator, "sample_weight"):
+                est_params["sample_weight"] = sw
+            split_params = {}
+
+        frozen = isinstance(estimator, FrozenEstimator)
+        ensemble = (not frozen) if self.ensemble == "auto" else bool(self.ensemble)
+        pairs = []
+        if frozen:
+            est = estimator
+            self._check_classes(est)
+            name, kind = self._response(est, calibrator)
+            pred = getattr(est, name)(X)
+            cal = clone(calibrator).set_params(input=kind).fit(pred, y_enc, sw)
+            pairs.append((est, cal))
+        else:
+            cv = check_cv(self.cv, y_arr, classifier=True)
+            name = kind = None
+            oof = None
+            for train, test in cv.split(X, y_arr, **split_params):
+                est = clone(estimator).fit(
+                    _take(X, train), _take(y_arr, train), **_rows(est_params, train, n)
+                )
+                self._check_classes(est)
+                if name is None:
+                    name, kind = self._response(est, calibrator)
+                pred = getattr(est, name)(_take(X, test))
+                if ensemble:
+                    cal = clone(calibrator).set_params(input=kind)
+                    cal.fit(pred, y_enc[test], None if sw is None else sw[test])
+                    pairs.append((est, cal))
+                else:
+                    if oof is None:
+                        oof = np.zeros((n,) + pred.shape[1:], dtype=pred.dtype)
+                    oof[test] = pred
+            if not ensemble:
+                cal = clone(calibrator).set_params(input=kind).fit(oof, y_enc, sw)
+                est = clone(estimator).fit(X, y_arr, **est_params)
+                self._check_classes(est)
+                pairs.append((est, cal))
+        self.calibrated_classifiers_ = pairs
+        self.response_method_ = name
+        first = pairs[0][0]
+        if hasattr(first, "n_features_in_"):
+            self.n_features_in_ = first.n_features_in_
+        if hasattr(first, "feature_names_in_"):
+            self.feature_names_in_ = first.feature_names_in_
+        return self
+
+    def predict_proba(self, X):
+        """Calibrated class probabilities, averaged over the fitted pairs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; rows sum to 1.
+        """
+        check_is_fitted(self)
+        total = None
+        for est, cal in self.calibrated_classifiers_:
+            p = cal.predict_proba(getattr(est, self.response_method_)(X))
+            total = p.astype(np.float64) if total is None else total + p
+        total /= len(self.calibrated_classifiers_)
+        return total
+
+    def predict(self, X):
+        """The class of highest calibrated probability.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Predicted labels.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def get_metadata_routing(self):
+        """Routing of ``fit``'s metadata to the classifier and the splitter.
+
+        Returns
+        -------
+        routing : MetadataRouter
+            The routing information.
+        """
+        return (
+            MetadataRouter(owner=self)
+            .add_self_request(self)
+            .add(
+                estimator=self._get_estimator(),
+                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+            )
+            .add(
+                splitter=check_cv(self.cv, classifier=True),
+                method_mapping=MethodMapping().add(caller="fit", callee="split"),
+            )
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = get_tags(self._get_estimator()).input_tags.sparse
+        return tags

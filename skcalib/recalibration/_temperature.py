@@ -1,0 +1,379 @@
+"""Temperature scaling (Guo et al. 2017) and ensemble temperature scaling (Zhang,
+Kailkhura and Han 2020)."""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from scipy.optimize import minimize
+from sklearn.exceptions import ConvergenceWarning
+
+from ..metrics._validation import iter_row_chunks
+from ..utils._sklearn_compat import Interval, StrOptions
+from ._base import SCAN_CHUNK_BYTES, BaseCalibrator, softmax_rows
+
+__all__ = ["EnsembleTemperatureScaling", "TemperatureScaling", "fit_temperature"]
+
+#: The temperature is searched in ``[MIN_TEMPERATURE, MAX_TEMPERATURE]``.
+MIN_TEMPERATURE = 1e-4
+MAX_TEMPERATURE = 1e4
+
+
+def _nll_derivatives(Z, row_max, true_gap, beta, sw, bufs):
+    """Weighted sums over rows of the NLL of ``softmax(beta * Z)`` and of its first and
+    second derivatives in ``beta``, in one chunked pass over ``Z``.
+
+    With ``u = z - max(z)`` (so that ``exp(beta * u) <= 1`` never overflows),
+    ``s_j = sum(exp(beta * u) * u**j)``, and ``true_gap = z_y - max(z)``:
+
+    * ``nll = log s_0 - beta * true_gap``
+    * ``d nll / d beta = s_1 / s_0 - true_gap`` (mean of ``u`` under the softmax)
+    * ``d2 nll / d beta2 = s_2 / s_0 - (s_1 / s_0)**2`` (its variance, >= 0)
+    """
+    n, k = Z.shape
+    u_buf, e_buf = bufs
+    beta_d = Z.dtype.type(beta)
+    loss = grad = hess = 0.0
+    for start, stop in iter_row_chunks(n, k * Z.itemsize, SCAN_CHUNK_BYTES):
+        m = stop - start
+        u, e = u_buf[:m], e_buf[:m]
+        np.subtract(Z[start:stop], row_max[start:stop, None], out=u)
+        np.multiply(u, beta_d, out=e)
+        np.exp(e, out=e)
+        # row sums in the input dtype (a float32 einsum with a float64 accumulator
+        # would cast every element), combined in float64
+        s0 = e.sum(axis=1).astype(np.float64)
+        s1 = np.einsum("ij,ij->i", e, u).astype(np.float64)
+        np.multiply(e, u, out=e)
+        s2 = np.einsum("ij,ij->i", e, u).astype(np.float64)
+        mean = s1 / s0
+        var = s2 / s0 - mean * mean
+        np.maximum(var, 0.0, out=var)
+        li = np.log(s0) - beta * true_gap[start:stop]
+        gi = mean - true_gap[start:stop]
+        if sw is None:
+            loss += li.sum()
+            grad += gi.sum()
+            hess += var.sum()
+        else:
+            w = sw[start:stop]
+            loss += li @ w
+            grad += gi @ w
+            hess += var @ w
+    return loss, grad, hess
+
+
+def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
+    """Temperature minimising the weighted NLL of ``softmax(Z / T)``.
+
+    A safeguarded Newton iteration on ``beta = 1 / T``, in which the NLL is convex:
+    every step reads ``Z`` once and computes the NLL and its exact first and second
+    derivatives together; a step leaving the bracket ``[lo, hi]`` known to hold the
+    minimum is replaced by a step to the untried end of ``[1 / MAX_TEMPERATURE,
+    1 / MIN_TEMPERATURE]`` or by a geometric bisection.
+
+    Returns
+    -------
+    temperature : float
+    n_iter : int
+        Number of passes over ``Z`` by the iteration.
+    at_bound : {None, "min", "max", "max_iter"}
+        Which bound of the temperature stopped the iteration, if one did
+        (``"max_iter"``: the iteration ran out of steps before converging).
+    """
+    n, k = Z.shape
+    if row_max is None:
+        row_max = np.empty(n, dtype=Z.dtype)
+        for start, stop in iter_row_chunks(n, k * Z.itemsize, SCAN_CHUNK_BYTES):
+            np.max(Z[start:stop], axis=1, out=row_max[start:stop])
+    true_gap = Z[np.arange(n), y].astype(np.float64) - row_max
+    total = float(n if sample_weight is None else sample_weight.sum())
+    rows = min(n, max(1, SCAN_CHUNK_BYTES // max(1, k * Z.itemsize)))
+    bufs = (np.empty((rows, k), dtype=Z.dtype), np.empty((rows, k), dtype=Z.dtype))
+    xtol = float(np.sqrt(np.finfo(Z.dtype).eps))
+    b_min, b_max = 1.0 / MAX_TEMPERATURE, 1.0 / MIN_TEMPERATURE
+    lo, hi = b_min, b_max
+    lo_tried = hi_tried = False
+    beta = 1.0
+    n_iter = 0
+    at_bound = None
+    while n_iter < max_iter:
+        _, g, h = _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs)
+        n_iter += 1
+        g /= total
+        h /= total
+        if g == 0:
+            break
+        if g > 0:
+            hi, hi_tried = beta, True
+        else:
+            lo, lo_tried = beta, True
+        if g < 0 and beta >= b_max:
+            at_bound = "min"  # minimum temperature: the NLL still decreases
+            break
+        if g > 0 and beta <= b_min:
+            at_bound = "max"
+            break
+        step = -g / h if h > 0 else np.inf * -np.sign(g)
+        cand = beta + step
+        if abs(step) <= xtol * beta and lo < cand < hi:
+            beta = cand  # converged: the last Newton step is below the tolerance
+            break
+        if not lo < cand < hi:
+            if cand >= hi and not hi_tried:
+                cand = b_max
+            elif cand <= lo and not lo_tried:
+                cand = b_min
+            else:
+                cand = float(np.sqrt(lo * hi))
+        if hi - lo <= xtol * lo:
+            beta = float(np.sqrt(lo * hi))
+            break
+        beta = float(cand)
+    else:
+        at_bound = "max_iter"
+    return 1.0 / beta, n_iter, at_bound
+
+
+def _warn_bound(at_bound, name):
+    if at_bound == "max_iter":
+        warnings.warn(
+            f"{name} did not converge in max_iter Newton steps; increase max_iter",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    elif at_bound == "min":
+        warnings.warn(
+            f"{name}: the negative log-likelihood keeps decreasing as the temperature "
+            f"goes to 0 (the calibration data are perfectly separated by the argmax of "
+            f"the logits); the temperature stopped at its lower bound {MIN_TEMPERATURE:g}",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    elif at_bound == "max":
+        warnings.warn(
+            f"{name}: the negative log-likelihood keeps decreasing as the temperature "
+            f"grows (the logits carry no information about the labels, or point the "
+            f"wrong way); the temperature stopped at its upper bound {MAX_TEMPERATURE:g}",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+
+
+def scaled_softmax(Z, temperature):
+    """``softmax(Z / T)`` in the dtype of ``Z`` (chunked)."""
+    beta = Z.dtype.type(1.0 / temperature)
+    out = np.empty(Z.shape, dtype=Z.dtype)
+    n, k = Z.shape
+    for start, stop in iter_row_chunks(n, k * Z.itemsize, SCAN_CHUNK_BYTES):
+        c = out[start:stop]
+        np.multiply(Z[start:stop], beta, out=c)
+    return softmax_rows(out, out=out)
+
+
+class TemperatureScaling(BaseCalibrator):
+    r"""Temperature scaling: one temperature for all the logits (Guo et al. 2017).
+
+    .. math::
+
+        \hat p(y = j \mid z) = \frac{\exp(z_j / T)}{\sum_l \exp(z_l / T)},
+        \qquad T = \arg\min_{T > 0} -\frac{1}{\sum_i w_i} \sum_i w_i
+        \log \hat p(y_i \mid z_i),
+
+    the weighted negative log-likelihood of the calibration data (exactly
+    :func:`skcalib.metrics.negative_log_likelihood` of the calibrated probabilities).
+    Dividing all logits by the same ``T > 0`` keeps the predicted class (the argmax)
+    and the ranking of the classes; only the confidence changes.
+
+    The NLL is convex in ``beta = 1 / T``: the fit is a safeguarded Newton iteration
+    in ``beta`` whose every step reads the logits once and computes the NLL with its
+    exact first and second derivatives (the mean and variance of the logits under the
+    current softmax), in chunks of rows; it converges in a handful of passes, and
+    needs no copy of float32 or float64 logits (probabilities are turned into
+    log-probabilities, one array of their size).  ``T`` is searched in
+    ``[1e-4, 1e4]``: when the calibration data are perfectly separated by the argmax,
+    the NLL decreases all the way to ``T -> 0``; the fit then stops at ``T = 1e-4``
+    with a :class:`~sklearn.exceptions.ConvergenceWarning` (and symmetrically at
+    ``T = 1e4`` for logits that carry no information).
+
+    Parameters
+    ----------
+    input : {"auto", "proba", "logits"}, default="auto"
+        How ``X`` is read. ``"logits"``: real scores (``decision_function``, the
+        pre-softmax layer, log-probabilities); a 1-D ``X`` is the log-odds of the
+        positive class (binary), read as the logits ``[0, x]``.  ``"proba"``:
+        probabilities (``predict_proba``; 1-D: of the positive class), used through
+        their logarithms.  ``"auto"``: probabilities if every entry is in [0, 1] and
+        (2-D) every row sums to 1, else logits; decided at ``fit``.
+    max_iter : int, default=100
+        Maximum number of Newton steps (each one pass over the logits).
+
+    Attributes
+    ----------
+    temperature_ : float
+        The fitted temperature ``T``.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, in the column order of ``X``.
+    input_type_ : {"proba", "logits"}
+        How ``X`` was read.
+    n_iter_ : int
+        Number of Newton steps, i.e. of passes over the logits after validation.
+    n_features_in_ : int
+        Number of columns of ``X`` (1 for a 1-D ``X``).
+
+    References
+    ----------
+    C. Guo, G. Pleiss, Y. Sun and K. Q. Weinberger (2017). On calibration of modern
+    neural networks. ICML, PMLR 70, 1321-1330.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.recalibration import TemperatureScaling
+    >>> logits = np.array([[4.0, 0.0], [3.0, 1.0], [0.0, 2.0], [2.0, 0.0]])
+    >>> ts = TemperatureScaling(input="logits").fit(logits, [0, 1, 1, 0])
+    >>> round(ts.temperature_, 4)
+    1.9125
+    >>> ts.predict(logits)
+    array([0, 0, 1, 0])
+    """
+
+    _parameter_constraints: dict = {
+        **BaseCalibrator._parameter_constraints,
+        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+    }
+
+    def __init__(self, *, input="auto", max_iter=100):
+        self.input = input
+        self.max_iter = max_iter
+
+    def _fit(self, data):
+        T, n_iter, at_bound = fit_temperature(
+            data.Z, data.y, data.sample_weight, row_max=data.row_max, max_iter=self.max_iter
+        )
+        _warn_bound(at_bound, type(self).__name__)
+        self.temperature_ = float(T)
+        self.n_iter_ = n_iter
+
+    def _predict_native(self, Z):
+        return scaled_softmax(Z, self.temperature_)
+
+
+class EnsembleTemperatureScaling(BaseCalibrator):
+    r"""Ensemble temperature scaling (Zhang, Kailkhura and Han 2020).
+
+    A convex combination of the temperature-scaled, the uncalibrated and the uniform
+    prediction:
+
+    .. math::
+
+        \hat p(z) = w_1 \operatorname{softmax}(z / T) + w_2 \operatorname{softmax}(z)
+        + w_3 \frac{1}{K}, \qquad w_1, w_2, w_3 \ge 0, \quad w_1 + w_2 + w_3 = 1.
+
+    ``T`` is fitted first, by :class:`TemperatureScaling`; the weights then minimise the
+    weighted ``loss`` of the combination on the same data (a convex problem on the
+    simplex, solved with SLSQP), as in the authors' code
+    (``zhang64-llnl/Mix-n-Match-Calibration``, ``util_calibration.py: ets_calibrate``).
+
+    Parameters
+    ----------
+    input : {"auto", "proba", "logits"}, default="auto"
+        How ``X`` is read; see :class:`TemperatureScaling`.
+    loss : {"mse", "nll"}, default="mse"
+        The loss the weights minimise: the Brier score (sum over classes of squared
+        errors; the authors' default) or the negative log-likelihood.
+
+    Attributes
+    ----------
+    temperature_ : float
+        The temperature of the first component.
+    weights_ : ndarray of shape (3,)
+        ``(w_1, w_2, w_3)``.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    input_type_ : {"proba", "logits"}
+        How ``X`` was read.
+    n_features_in_ : int
+        Number of columns of ``X``.
+
+    References
+    ----------
+    J. Zhang, B. Kailkhura and T. Y.-J. Han (2020). Mix-n-Match: ensemble and
+    compositional methods for uncertainty calibration in deep learning. ICML, PMLR
+    119, 11117-11128.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.recalibration import EnsembleTemperatureScaling
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 500)
+    >>> logits = 3 * rng.standard_normal((500, 3))
+    >>> logits[np.arange(500), y] += 2
+    >>> ets = EnsembleTemperatureScaling().fit(logits, y)
+    >>> bool(np.isclose(ets.weights_.sum(), 1.0))
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **BaseCalibrator._parameter_constraints,
+        "loss": [StrOptions({"mse", "nll"})],
+    }
+
+    def __init__(self, *, input="auto", loss="mse"):
+        self.input = input
+        self.loss = loss
+
+    def _fit(self, data):
+        Z, y, sw = data.Z, data.y, data.sample_weight
+        T, _, at_bound = fit_temperature(Z, y, sw, row_max=data.row_max)
+        _warn_bound(at_bound, type(self).__name__)
+        self.temperature_ = float(T)
+        n, k = Z.shape
+        comps = [
+            scaled_softmax(Z, T).astype(np.float64, copy=False),
+            softmax_rows(Z).astype(np.float64, copy=False),
+        ]
+        w = np.full(n, 1.0) if sw is None else sw
+        w = w / w.sum()
+        rows = np.arange(n)
+        if self.loss == "nll":
+            # probability of the true class under each component
+            A = np.stack([c[rows, y] for c in comps] + [np.full(n, 1.0 / k)], axis=1)
+            floor = np.finfo(np.float64).tiny
+
+            def fun(t):
+                q = np.maximum(A @ t, floor)
+                return -float(w @ np.log(q)), -(A * (w / q)[:, None]).sum(axis=0)
+        else:
+            # Brier: sum_j (sum_c t_c P_c[:, j] - onehot_j)^2 is quadratic in t
+            onehot = np.zeros((n, k))
+            onehot[rows, y] = 1.0
+            D = [c - onehot for c in comps] + [np.full((n, k), 1.0 / k) - onehot]
+            G = np.array([[float(np.einsum("ij,ij,i->", a, b, w)) for b in D] for a in D])
+
+            def fun(t):
+                Gt = G @ t
+                return float(t @ Gt), 2 * Gt
+
+        res = minimize(
+            fun,
+            np.array([1.0, 0.0, 0.0]),
+            jac=True,
+            method="SLSQP",
+            bounds=[(0.0, 1.0)] * 3,
+            constraints=[{"type": "eq", "fun": lambda t: t.sum() - 1, "jac": lambda t: np.ones(3)}],
+            options={"ftol": 1e-14, "maxiter": 500},
+        )
+        t = np.clip(res.x, 0.0, 1.0)
+        self.weights_ = t / t.sum()
+
+    def _predict_native(self, Z):
+        w = self.weights_.astype(Z.dtype)
+        out = scaled_softmax(Z, self.temperature_)
+        out *= w[0]
+        out += w[1] * softmax_rows(Z)
+        out += w[2] / Z.shape[1]
+        return out
