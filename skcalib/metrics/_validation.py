@@ -15,7 +15,9 @@ Performance notes
   NaN and inf in that row (a row with a NaN or inf cannot have a finite sum close to 1),
   and a chunk minimum checks the lower bound.  Kernels that read the probabilities anyway
   call :func:`check_proba_chunk` on the chunk they already hold, so the data is read from
-  memory once.
+  memory once; a kernel whose own work cannot fail on invalid values (the argmax of the
+  top-label pass) defers the comparison of the row sums with :class:`RowCheck`, which
+  saves the per-chunk set-up.
 * Under ``sklearn.config_context(assume_finite=True)`` the value checks of the
   probabilities are skipped (shapes, labels and weights are still checked): the user
   asserts the probabilities are valid, as sklearn's option asserts finiteness.
