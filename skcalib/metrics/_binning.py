@@ -469,7 +469,7 @@ def _top_label_conf_outcome(data, check):
         for start, stop in iter_row_chunks(n, k * P.itemsize):
             c = P[start:stop]
             m = stop - start
-            am = np.argmax(c, axis=1, out=pred[:m])  # reads the chunk from memory
+            am = c.argmax(axis=1, out=pred[:m])  # reads the chunk from memory
             conf[start:stop] = c[rows[:m], am]
             np.equal(am, data.y[start:stop], out=outcome[start:stop])
             if check:
