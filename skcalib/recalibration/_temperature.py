@@ -99,6 +99,15 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
     beta = 1.0
     n_iter = 0
     at_bound = None
+    positive = true_gap if sample_weight is None else true_gap[sample_weight > 0]
+    if not positive.any():
+        # every sample's true class holds its row's largest logit: the derivative of the
+        # NLL in beta, sum_i (E_softmax[z_i] - z_i,y), is <= 0 for every beta, so the
+        # minimum lies at the smallest temperature (unless the NLL is flat at beta = 1:
+        # equal logits, or already 0 in floating point).  Newton steps would only creep
+        # towards it, a fixed step per pass.
+        _, g, _ = _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs)
+        return (MIN_TEMPERATURE, 1, "min") if g < 0 else (1.0, 1, None)
     while n_iter < max_iter:
         _, g, h = _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs)
         n_iter += 1

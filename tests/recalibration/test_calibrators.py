@@ -144,6 +144,27 @@ def test_temperature_stops_at_its_bound_on_separable_data():
     assert ts.temperature_ == pytest.approx(1e-4)
     assert ts.n_iter_ < 30
     assert np.isfinite(ts.predict_proba(Z)).all()
+    assert ts.n_iter_ == 1  # recognised before any Newton step
+    # large margins (a small calibration fold of an easy problem): Newton steps on
+    # 1 / T would only creep towards the bound, a fixed step per pass, and used to run
+    # out of max_iter far from it
+    rng = np.random.default_rng(1)
+    y20 = rng.integers(0, 3, 20)
+    Z20 = rng.standard_normal((20, 3))
+    Z20[np.arange(20), y20] += 15.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ts = TemperatureScaling().fit(Z20, y20)
+    assert [str(w.message) for w in caught if "lower bound" not in str(w.message)] == []
+    assert ts.temperature_ == pytest.approx(1e-4) and ts.n_iter_ == 1
+    # one error among them: a finite temperature, reached by Newton steps
+    y20[0] = (y20[0] + 1) % 3
+    ts = TemperatureScaling().fit(Z20, y20)
+    assert 1e-4 < ts.temperature_ < 1e4
+    assert ts.temperature_ == pytest.approx(slow_temperature(Z20.tolist(), y20.tolist()), rel=1e-6)
+    # equal logits: the NLL does not depend on the temperature, which stays 1
+    ts = TemperatureScaling(input="logits").fit(np.zeros((6, 3)), [0, 1, 2, 0, 1, 2])
+    assert ts.temperature_ == 1.0
     # logits pointing the wrong way: the upper bound
     with pytest.warns(ConvergenceWarning, match="upper bound 10000"):
         ts = TemperatureScaling().fit(-Z, y)
