@@ -10,6 +10,9 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
+from ..metrics._binning import resolve_multiclass
+from ..metrics._validation import check_classification_input
+
 __all__ = []
 
 
@@ -86,3 +89,27 @@ def legend_label(name, value, metric):
     """``"name (ECE = 0.034)"``, or the metric alone without a name."""
     text = f"{metric} = {value:.3f}"
     return text if name is None else f"{name} ({text})"
+
+
+def binning_mode(y_true, y_proba, multiclass, *, sample_weight, labels, pos_label):
+    """What the metrics bin for ``multiclass`` on this data, and the classes.
+
+    Returns ``(data, mode, pos)``: the validated labels (the probability values are
+    checked later, by the metric that bins them), the mode the binning core resolves
+    ``multiclass`` to ("binary", "top_label" or "classwise"), and for "binary" the
+    positive class as a Python scalar (for axis labels), else None.
+    """
+    data = check_classification_input(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        check_values=False,
+    )
+    mode = resolve_multiclass(multiclass, data)
+    pos = None
+    if mode == "binary":
+        pos = data.classes[data.pos_index]
+        pos = pos.item() if isinstance(pos, np.generic) else pos
+    return data, mode, pos

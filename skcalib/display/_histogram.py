@@ -7,9 +7,14 @@ import numbers
 import numpy as np
 
 from ..metrics import reliability_curve
-from ..metrics._validation import check_classification_input
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._base import check_matplotlib, classifier_proba, estimator_name, new_figure
+from ._base import (
+    binning_mode,
+    check_matplotlib,
+    classifier_proba,
+    estimator_name,
+    new_figure,
+)
 from ._reliability import place_legend
 
 __all__ = ["ConfidenceHistogramDisplay"]
@@ -281,13 +286,13 @@ class ConfidenceHistogramDisplay:
         display : ConfidenceHistogramDisplay
             The display, drawn.
         """
-        data = check_classification_input(
+        _, mode, pos = binning_mode(
             y_true,
             y_proba,
+            multiclass,
             sample_weight=sample_weight,
             labels=labels,
             pos_label=pos_label,
-            check_values=False,
         )
         curve = reliability_curve(
             y_true,
@@ -300,11 +305,7 @@ class ConfidenceHistogramDisplay:
         )
         stats = curve.bin_stats
         total = stats.total_weight
-        binary = multiclass == "auto" and data.is_binary
-        pos = None
-        if binary:
-            pos = data.classes[data.pos_index]
-            pos = pos.item() if isinstance(pos, np.generic) else pos
+        binary = mode == "binary"
         disp = cls(
             curve.bin_count / total,
             curve.bin_edges,

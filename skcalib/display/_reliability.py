@@ -8,9 +8,9 @@ import numbers
 import numpy as np
 
 from ..metrics import BinStats, calibration_error_from_bin_stats, reliability_curve
-from ..metrics._validation import check_classification_input
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._base import (
+    binning_mode,
     check_kind,
     check_matplotlib,
     classifier_proba,
@@ -618,13 +618,13 @@ class ReliabilityDisplay:
         display : ReliabilityDisplay
             The display, drawn.
         """
-        data = check_classification_input(
+        data, mode, pos = binning_mode(
             y_true,
             y_proba,
+            multiclass,
             sample_weight=sample_weight,
             labels=labels,
             pos_label=pos_label,
-            check_values=False,
         )
         if classes is not None and multiclass != "classwise":
             raise ValueError(
@@ -677,13 +677,6 @@ class ReliabilityDisplay:
                 calibration_error_name=err_name,
             )
         else:
-            mode = multiclass
-            if mode == "auto":
-                mode = "binary" if data.is_binary else "top_label"
-            pos = None
-            if mode == "binary":
-                pos = data.classes[data.pos_index]
-                pos = pos.item() if isinstance(pos, np.generic) else pos
             disp = cls(
                 curve.prob_true,
                 curve.prob_pred,
