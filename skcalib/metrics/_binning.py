@@ -19,6 +19,15 @@ probability that equals an edge always lands where the rule says, whatever the r
 of ``p * n_bins``.  Entries of a 2-D ``y_proba`` may exceed 1 by the rounding tolerance
 of the input checks; they are binned with 1, in the last bin.
 
+Kernels
+-------
+The accumulating kernels (one group of (probability, outcome) pairs, class-wise sums,
+the top-label pass, the bin index) have two implementations that give the same
+numbers: compiled C (``_ckernels.c``: one pass that checks, bins and sums each value)
+and numpy (chunked vectorised passes, each chunk read from memory once).  The compiled
+one is used when it was built (it needs a C compiler at install time);
+``SKCALIB_DISABLE_COMPILED=1`` in the environment selects the numpy one.
+
 Equal-mass bins (``strategy="quantile"``) use the inverted-CDF quantiles of the binned
 values: inner edge ``k`` is the smallest value ``v`` with ``F(v) >= k / n_bins``, where
 ``F`` is the (sample-weighted) empirical CDF.  With right-closed bins each bin then holds
@@ -34,6 +43,7 @@ equal-width edges (all its bins are empty).
 from __future__ import annotations
 
 import numbers
+import os
 from contextlib import nullcontext
 from dataclasses import dataclass
 
@@ -41,6 +51,7 @@ import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._validation import (
+    PROBA_TOLERANCE,
     ClassificationInput,
     RowCheck,
     _as_float,
@@ -50,8 +61,19 @@ from ._validation import (
     check_proba_values,
     check_sample_weight,
     iter_row_chunks,
+    raise_first_bad,
     rows_per_chunk,
 )
+
+try:
+    from . import _ckernels
+except ImportError:  # built without a C compiler: the numpy implementation below
+    _ckernels = None
+
+#: The compiled kernels of the binning core (``_ckernels.c``), or None when skcalib was
+#: built without them or ``SKCALIB_DISABLE_COMPILED=1`` is set; every kernel below then
+#: runs its numpy implementation, which gives the same numbers.
+KERNELS = None if os.environ.get("SKCALIB_DISABLE_COMPILED", "0") not in ("", "0") else _ckernels
 
 __all__ = [
     "BinStats",
@@ -238,6 +260,10 @@ def bin_index_unclipped(x, edges, uniform):
     index.  ``x`` may have any memory layout; the result is a fresh C-contiguous array.
     """
     n_bins = edges.shape[0] - 1
+    if KERNELS is not None and x.ndim == 1 and _kernel_float(x):
+        b = np.empty(x.shape[0], dtype=np.intp)
+        KERNELS.bin_index(x, _kernel_edges(edges), uniform, b)
+        return b
     if n_bins == 1:
         b = np.zeros(x.shape, dtype=np.intp)
         if x.size and x.max() > edges[-1]:
@@ -261,6 +287,20 @@ def bin_index_unclipped(x, edges, uniform):
         bv = np.searchsorted(edges[1:], xv, side="left")
         np.put(b, idx, bv)
     return b
+
+
+def _kernel_float(a):
+    """Whether the compiled kernels read this probability array as it is."""
+    return a.dtype == np.float64 or a.dtype == np.float32
+
+
+def _kernel_int(a):
+    """Whether the compiled kernels read this label / outcome array as it is."""
+    return a.dtype.kind in "biu" and a.dtype.isnative
+
+
+def _kernel_edges(edges):
+    return np.ascontiguousarray(edges, dtype=np.float64)
 
 
 def assign_bins(x, edges):
@@ -460,6 +500,12 @@ def _top_label_conf_outcome(data, check):
     k = P.shape[1]
     conf = np.empty(n, dtype=P.dtype)
     outcome = np.empty(n, dtype=bool)
+    if KERNELS is not None and _kernel_float(P) and _kernel_int(data.y):
+        # one pass per row: maximum, first column of the maximum, row sum and sign
+        bad = KERNELS.top_label(P, data.y, check, PROBA_TOLERANCE, conf, outcome)
+        if bad >= 0:
+            raise_first_bad(P, bad)
+        return conf, outcome
     rows = np.arange(min(n, rows_per_chunk(k * P.itemsize)))
     pred = np.empty(rows.shape[0], dtype=np.intp)
     # argmax and maximum cannot fail on invalid values, so the value check is fused into
@@ -483,6 +529,20 @@ def _fold(a, n_bins):
     return a[..., :n_bins]
 
 
+def _new_sums(size, sw, *, count, weight_sq):
+    """Zeroed (count, sum_proba, sum_true, sum_weight_sq) outputs of a compiled kernel;
+    None for a sum that is not accumulated."""
+    sq = np.zeros(size) if (count and weight_sq and sw is not None) else None
+    return np.zeros(size) if count else None, np.zeros(size), np.zeros(size), sq
+
+
+def _folded(a, n_bins, k=None):
+    """An output of a compiled kernel, folded and shaped as the numpy path returns it."""
+    if a is None:
+        return None
+    return _fold(a if k is None else a.reshape(k, n_bins + 1), n_bins)
+
+
 def _accumulate_1d(conf, outcome, sw, edges, threshold, *, check, gap_only, weight_sq):
     """Per-bin sums of one group's (conf, outcome) pairs, chunked.
 
@@ -494,6 +554,19 @@ def _accumulate_1d(conf, outcome, sw, edges, threshold, *, check, gap_only, weig
     n_bins = edges.shape[0] - 1
     uniform = _is_uniform(edges)
     size = n_bins + 1  # one extra slot for values above 1 (folded at the end)
+    if KERNELS is not None and _kernel_float(conf) and _kernel_int(outcome):
+        if gap_only:  # the sums of w * (outcome - p) land in sum_true
+            sums = (None, None, np.zeros(size), None)
+        else:
+            sums = _new_sums(size, sw, count=True, weight_sq=weight_sq)
+        bad = KERNELS.accumulate_1d(
+            conf, outcome, sw, _kernel_edges(edges), uniform, threshold, check, gap_only, *sums
+        )
+        if bad >= 0:
+            raise_first_bad(conf, bad, row_bytes=8)  # the chunks of the loop below
+        if gap_only:
+            return _folded(sums[2], n_bins)
+        return tuple(_folded(a, n_bins) for a in sums)
     if gap_only:
         sum_gap = np.zeros(size)
     else:
@@ -540,6 +613,17 @@ def _classwise_shared_edges(P, y, sw, edges, threshold, *, check, gap_only, weig
     uniform = _is_uniform(edges)
     stride = n_bins + 1  # one extra slot per class for values above 1 (folded)
     size = k * stride
+    if KERNELS is not None and _kernel_float(P):
+        sums = _new_sums(size, sw, count=not gap_only, weight_sq=weight_sq)
+        bad = KERNELS.accumulate_classwise(
+            P, y, sw, _kernel_edges(edges), uniform, threshold, check, PROBA_TOLERANCE, *sums
+        )
+        if bad >= 0:
+            raise_first_bad(P, bad)
+        count, sum_proba, sum_true, sq = (_folded(a, n_bins, k) for a in sums)
+        if gap_only:
+            return sum_true - sum_proba
+        return count, sum_proba, sum_true, sq
     count, sum_proba, sum_true = np.zeros(size + 1), np.zeros(size + 1), np.zeros(size + 1)
     sq = np.zeros(size + 1) if (weight_sq and sw is not None and not gap_only) else None
     col_offset = (np.arange(k, dtype=np.intp) * stride)[None, :]

@@ -55,6 +55,7 @@ __all__ = [
     "check_proba_chunk",
     "check_sample_weight",
     "iter_row_chunks",
+    "raise_first_bad",
     "row_sum_tolerance",
     "rows_per_chunk",
 ]
@@ -476,12 +477,16 @@ def _raise_bad_chunk(chunk, start, row_sums):
         with np.errstate(all="ignore"):
             dev = np.abs(row_sums - 1)
         i = int(np.flatnonzero(~(dev <= PROBA_TOLERANCE))[0])
-        msg = (
-            f"y_proba rows must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); "
-            f"row {start + i} sums to {float(row_sums[i])!r}. "
-            "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
-        )
+        msg = _row_sum_message(start + i, row_sums[i])
     raise ValueError(msg)
+
+
+def _row_sum_message(row, total):
+    return (
+        f"y_proba rows must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); "
+        f"row {row} sums to {float(total)!r}. "
+        "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
+    )
 
 
 class RowCheck:
@@ -544,6 +549,24 @@ class RowCheck:
                 check_proba_values(self._P)  # raises, naming the first bad entry
                 raise ValueError("y_proba contains invalid probabilities")  # pragma: no cover
         return False
+
+
+def raise_first_bad(P, first_bad, row_bytes=None):
+    """Raise the ValueError of a probability array that a compiled check found invalid.
+
+    ``first_bad`` is the first sample (row) that failed the check.  The message is the
+    one :func:`check_proba_chunk` gives for the chunk of rows holding it (the chunks of
+    the numpy path, ``row_bytes`` per row; default the size of a row of ``P``), so both
+    paths name the same entry.  The compiled check sums a row in float64: at the last
+    ulps of the tolerance it may reject a float32 row whose float32 sum passes, and the
+    message then gives the float64 sum.
+    """
+    if row_bytes is None:
+        row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
+    step = rows_per_chunk(row_bytes)
+    start = (first_bad // step) * step
+    check_proba_chunk(P[start : start + step], start)
+    raise ValueError(_row_sum_message(first_bad, np.sum(P[first_bad], dtype=np.float64)))
 
 
 def check_proba_values(P):

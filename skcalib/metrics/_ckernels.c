@@ -1,0 +1,1012 @@
+/*
+ * Compiled kernels of skcalib's binning core (skcalib/metrics/_binning.py).
+ *
+ * Each kernel reads its input once, in one pass, and does there what the numpy path of
+ * _binning.py does in several: the value check of the probabilities, the bin index under
+ * the right-closed rule (the same rule, exactly: arithmetic candidate, then a walk to the
+ * exact bin against the float64 edges), and the per-bin sums.  They are an accelerator
+ * only: _binning.py falls back to its numpy implementation when this module is missing
+ * (no C compiler at install time) or disabled (SKCALIB_DISABLE_COMPILED=1), and the test
+ * suite asserts that both give the same numbers.
+ *
+ * Arrays come in through the buffer protocol (any strides, float32 or float64
+ * probabilities, labels of any integer or bool dtype); no numpy header is needed.  The
+ * kernels never validate labels (the Python side passes validated class indices) beyond
+ * a bounds check that keeps a bad index from reading outside the array.  A value check
+ * that fails returns the index of the first bad sample; the Python side then builds the
+ * error message.  The GIL is released while a kernel runs.
+ *
+ * Sums are accumulated per chunk of values in local arrays that are then added to the
+ * totals (the two-level summation of the numpy path's per-chunk bincounts).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+#include <emmintrin.h>
+#define SKCALIB_SSE2 1
+#endif
+
+#if defined(_MSC_VER)
+#define FORCE_INLINE static __forceinline
+#elif defined(__GNUC__) || defined(__clang__)
+#define FORCE_INLINE static inline __attribute__((always_inline))
+#else
+#define FORCE_INLINE static inline
+#endif
+
+/* values whose labels are converted at once (a few KiB, in L1) */
+#define BLOCK 2048
+/* values summed in local accumulators before they are added to the totals */
+#define CHUNK 65536
+
+enum { T_F32, T_F64, T_I8, T_U8, T_I16, T_U16, T_I32, T_U32, T_I64, T_U64 };
+
+static int
+host_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
+/* Element type of a buffer, or -1 for a type the kernels do not read. */
+static int
+type_code(const Py_buffer *v)
+{
+    const char *f = v->format ? v->format : "B";
+    if (*f == '@' || *f == '=') {
+        f++;
+    }
+    else if (*f == '<') {
+        if (!host_little_endian()) return -1;
+        f++;
+    }
+    else if (*f == '>' || *f == '!') {
+        if (host_little_endian()) return -1;
+        f++;
+    }
+    if (f[0] == '\0' || f[1] != '\0') return -1;
+    switch (f[0]) {
+        case 'd':
+            return v->itemsize == 8 ? T_F64 : -1;
+        case 'f':
+            return v->itemsize == 4 ? T_F32 : -1;
+        case '?': case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
+            switch (v->itemsize) {
+                case 1: return T_U8;
+                case 2: return T_U16;
+                case 4: return T_U32;
+                case 8: return T_U64;
+            }
+            return -1;
+        case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
+            switch (v->itemsize) {
+                case 1: return T_I8;
+                case 2: return T_I16;
+                case 4: return T_I32;
+                case 8: return T_I64;
+            }
+            return -1;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* argument handling                                                                    */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    Py_buffer view;
+    int held;
+    int type;
+} Arg;
+
+static void
+release(Arg *a)
+{
+    if (a->held) {
+        PyBuffer_Release(&a->view);
+        a->held = 0;
+    }
+}
+
+/* A read-only input of ndim dimensions; float (floats=1) or integer/bool (floats=0). */
+static int
+get_input(PyObject *o, Arg *a, int ndim, int floats, const char *name)
+{
+    if (PyObject_GetBuffer(o, &a->view, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return -1;
+    a->held = 1;
+    a->type = type_code(&a->view);
+    if (a->view.ndim != ndim) {
+        PyErr_Format(PyExc_ValueError, "%s must be %d-D, got %d-D", name, ndim, a->view.ndim);
+        return -1;
+    }
+    if (a->type < 0 || (floats ? a->type > T_F64 : a->type < T_I8)) {
+        PyErr_Format(PyExc_TypeError, "%s has an unsupported dtype (buffer format '%s')", name,
+                     a->view.format ? a->view.format : "B");
+        return -1;
+    }
+    return 0;
+}
+
+/* A C-contiguous float64 vector of n values (n < 0: any length), read-only or writable. */
+static int
+get_f64(PyObject *o, Arg *a, Py_ssize_t n, int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, &a->view, flags) < 0) return -1;
+    a->held = 1;
+    a->type = type_code(&a->view);
+    if (a->type != T_F64 || a->view.ndim != 1 || (n >= 0 && a->view.shape[0] != n)) {
+        PyErr_Format(PyExc_ValueError, "%s must be a contiguous float64 vector of %zd values",
+                     name, n);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+get_optional_f64(PyObject *o, Arg *a, Py_ssize_t n, int writable, const char *name)
+{
+    if (o == Py_None) return 0;
+    return get_f64(o, a, n, writable, name);
+}
+
+/* Optional 1-D float64 weights of n values, any stride. */
+static int
+get_weights(PyObject *o, Arg *a, Py_ssize_t n)
+{
+    if (o == Py_None) return 0;
+    if (get_input(o, a, 1, 1, "sample_weight") < 0) return -1;
+    if (a->type != T_F64 || a->view.shape[0] != n) {
+        PyErr_Format(PyExc_ValueError, "sample_weight must be float64 of %zd values", n);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* element access                                                                       */
+/* ------------------------------------------------------------------------------------ */
+
+FORCE_INLINE double
+load_p(const char *base, Py_ssize_t off, int t)
+{
+    return t == T_F64 ? *(const double *)(base + off) : (double)*(const float *)(base + off);
+}
+
+/* n integers (labels, outcomes) at base + i * stride, converted to int64. */
+static void
+load_ints(int64_t *dst, const char *src, Py_ssize_t stride, Py_ssize_t n, int t)
+{
+    Py_ssize_t i;
+#define LOAD_INTS(T)                                                                       \
+    for (i = 0; i < n; i++) dst[i] = (int64_t)(*(const T *)(src + i * stride));           \
+    break;
+    switch (t) {
+        case T_I8: LOAD_INTS(int8_t)
+        case T_U8: LOAD_INTS(uint8_t)
+        case T_I16: LOAD_INTS(int16_t)
+        case T_U16: LOAD_INTS(uint16_t)
+        case T_I32: LOAD_INTS(int32_t)
+        case T_U32: LOAD_INTS(uint32_t)
+        case T_I64: LOAD_INTS(int64_t)
+        default: /* T_U64: validated indices are small, so the conversion is exact */
+            for (i = 0; i < n; i++) {
+                uint64_t v = *(const uint64_t *)(src + i * stride);
+                dst[i] = v > (uint64_t)INT64_MAX ? -1 : (int64_t)v;
+            }
+            break;
+    }
+#undef LOAD_INTS
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* the bin index                                                                        */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    double *el; /* a copy of the n_bins + 1 edges with el[0] = -inf (owned) */
+    Py_ssize_t nb;
+    double dnb, top; /* n_bins and n_bins - 1 as doubles */
+    int uniform;     /* the edges are np.linspace(0, 1, nb + 1) */
+} Bins;
+
+/*
+ * Number of edges e[1..nb] strictly below p, in [0, nb]: the bin of p under the
+ * right-closed rule (bin m holds e[m] < p <= e[m + 1], bin 0 also holds p <= e[1]), and
+ * nb for a value above e[nb] (a 2-D probability within the tolerance above 1), the
+ * extra slot the callers fold into the last bin.  This is exactly
+ * np.searchsorted(e[1:], p, side="left"); NaN gives 0.
+ *
+ * Equal-width edges: c = floor(p * nb), clipped to [0, nb - 1], is within one bin of the
+ * answer (the product and the linspace edges are both within a few ulps of the exact
+ * values, and the edges are 1 / nb apart), so one comparison with each of its two edges
+ * moves it to the exact bin; el[0] = -inf keeps bin 0 from moving down.  Other edges:
+ * a branch-free binary search.
+ */
+FORCE_INLINE Py_ssize_t
+uniform_bin(const double *el, double dnb, double top, double p)
+{
+    double t = p * dnb;
+    Py_ssize_t c;
+    t = t > 0.0 ? t : 0.0; /* also NaN -> 0 */
+    t = t < top ? t : top;
+    c = (Py_ssize_t)t;
+    c -= p <= el[c];
+    c += el[c + 1] < p;
+    return c;
+}
+
+FORCE_INLINE Py_ssize_t
+search_bin(const double *el, Py_ssize_t nb, double p)
+{
+    const double *base = el + 1; /* lower bound of p in el[1..nb] */
+    Py_ssize_t len = nb;
+    while (len > 1) {
+        const Py_ssize_t half = len >> 1;
+        base += (Py_ssize_t)(base[half - 1] < p) * half; /* no branch */
+        len -= half;
+    }
+    return (base - (el + 1)) + (*base < p);
+}
+
+FORCE_INLINE Py_ssize_t
+bin_of(const Bins *B, double p)
+{
+    return B->uniform ? uniform_bin(B->el, B->dnb, B->top, p) : search_bin(B->el, B->nb, p);
+}
+
+static int
+get_bins(Bins *B, Arg *edges, int uniform)
+{
+    B->nb = edges->view.shape[0] - 1;
+    B->el = NULL;
+    if (B->nb < 1) {
+        PyErr_SetString(PyExc_ValueError, "need at least 2 bin edges");
+        return -1;
+    }
+    B->el = (double *)malloc((size_t)(B->nb + 1) * sizeof(double));
+    if (B->el == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(B->el, edges->view.buf, (size_t)(B->nb + 1) * sizeof(double));
+    B->el[0] = -HUGE_VAL;
+    B->dnb = (double)B->nb;
+    B->top = (double)(B->nb - 1);
+    B->uniform = uniform;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* one group of (probability, outcome) pairs                                            */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    double *count, *sp, *st, *sq; /* any may be NULL (not accumulated) */
+} Sums;
+
+/*
+ * Add the local sums (`copies` interleaved copies of `size` slots each) to the totals
+ * and clear them.
+ */
+static void
+flush_one(double *tot, double *loc, Py_ssize_t size, Py_ssize_t copies)
+{
+    Py_ssize_t i, c;
+    if (tot == NULL) return;
+    for (c = 0; c < copies; c++) {
+        for (i = 0; i < size; i++) tot[i] += loc[c * size + i];
+    }
+    memset(loc, 0, (size_t)(copies * size) * sizeof(double));
+}
+
+static void
+flush(Sums *tot, Sums *loc, Py_ssize_t size, Py_ssize_t copies)
+{
+    flush_one(tot->count, loc->count, size, copies);
+    flush_one(tot->sp, loc->sp, size, copies);
+    flush_one(tot->st, loc->st, size, copies);
+    flush_one(tot->sq, loc->sq, size, copies);
+}
+
+/* Local accumulators shaped as the totals (NULL where the total is NULL). */
+static double *
+alloc_local(Sums *loc, const Sums *tot, Py_ssize_t size, Py_ssize_t copies)
+{
+    const Py_ssize_t len = copies * size;
+    double *mem = (double *)calloc((size_t)(4 * len), sizeof(double));
+    if (mem == NULL) return NULL;
+    loc->count = tot->count ? mem : NULL;
+    loc->sp = tot->sp ? mem + len : NULL;
+    loc->st = tot->st ? mem + 2 * len : NULL;
+    loc->sq = tot->sq ? mem + 3 * len : NULL;
+    return mem;
+}
+
+/* Interleaved copies of the 1-D accumulators: consecutive values in the same bin then
+   update different memory, so that the additions do not wait for each other. */
+#define COPIES 4
+
+/* Whether the values x[0..m) lie in [0, 1] (NaN fails). */
+FORCE_INLINE int
+all_unit(const char *x, Py_ssize_t sx, const int t, Py_ssize_t m)
+{
+    Py_ssize_t i = 0;
+#ifdef SKCALIB_SSE2
+    if (t == T_F64 && sx == 8) {
+        const double *v = (const double *)x;
+        const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+        __m128d bad0 = _mm_setzero_pd(), bad1 = _mm_setzero_pd();
+        for (; i + 4 <= m; i += 4) {
+            const __m128d a = _mm_loadu_pd(v + i), b = _mm_loadu_pd(v + i + 2);
+            /* "not >=" and "not <=" are also true for NaN */
+            bad0 = _mm_or_pd(bad0, _mm_or_pd(_mm_cmpnge_pd(a, zero), _mm_cmpnle_pd(a, one)));
+            bad1 = _mm_or_pd(bad1, _mm_or_pd(_mm_cmpnge_pd(b, zero), _mm_cmpnle_pd(b, one)));
+        }
+        if (_mm_movemask_pd(_mm_or_pd(bad0, bad1))) return 0;
+    }
+    else if (t == T_F32 && sx == 4) {
+        const float *v = (const float *)x;
+        const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+        __m128 bad0 = _mm_setzero_ps(), bad1 = _mm_setzero_ps();
+        for (; i + 8 <= m; i += 8) {
+            const __m128 a = _mm_loadu_ps(v + i), b = _mm_loadu_ps(v + i + 4);
+            bad0 = _mm_or_ps(bad0, _mm_or_ps(_mm_cmpnge_ps(a, zero), _mm_cmpnle_ps(a, one)));
+            bad1 = _mm_or_ps(bad1, _mm_or_ps(_mm_cmpnge_ps(b, zero), _mm_cmpnle_ps(b, one)));
+        }
+        if (_mm_movemask_ps(_mm_or_ps(bad0, bad1))) return 0;
+    }
+#endif
+    for (; i < m; i++) {
+        const double p = load_p(x, i * sx, t);
+        if (!(p >= 0.0 && p <= 1.0)) return 0;
+    }
+    return 1;
+}
+
+/*
+ * The fast path of one group: equal-width edges, no weights, no threshold.  Counts and
+ * outcome sums are integers (exact); outcomes must be 0 or 1 and are read as integers of
+ * `osize` bytes.  Four values per step, each in its own copy of the accumulators.
+ */
+FORCE_INLINE void
+acc1d_fast(const char *pc, Py_ssize_t sc, const int tc, const char *po, Py_ssize_t so,
+           const int osize, Py_ssize_t m, const Bins *B, int with_count, int64_t *cnt,
+           int64_t *pos, double *sp)
+{
+    const double *el = B->el;
+    const double dnb = B->dnb, top = B->top;
+    const Py_ssize_t size = B->nb + 1;
+    Py_ssize_t i = 0;
+#define LOAD_O(j)                                                                          \
+    (osize == 1   ? (int64_t) * (const uint8_t *)(po + (j) * so)                           \
+     : osize == 8 ? *(const int64_t *)(po + (j) * so)                                       \
+     : osize == 4 ? (int64_t) * (const uint32_t *)(po + (j) * so)                          \
+                  : (int64_t) * (const uint16_t *)(po + (j) * so))
+#define LANE(L)                                                                            \
+    {                                                                                      \
+        const double p = load_p(pc, (i + L) * sc, tc);                                     \
+        const Py_ssize_t c = uniform_bin(el, dnb, top, p) + L * size;                      \
+        sp[c] += p;                                                                        \
+        pos[c] += LOAD_O(i + L);                                                           \
+        if (with_count) cnt[c] += 1;                                                       \
+    }
+    for (; i + 4 <= m; i += 4) {
+        LANE(0) LANE(1) LANE(2) LANE(3)
+    }
+    for (; i < m; i++) LANE(0)
+#undef LANE
+#undef LOAD_O
+}
+
+/*
+ * The general path: any edges, weights, a threshold; gap: accumulate only sum_true, of
+ * w * (outcome - p).  The outcomes of a block are converted to 0.0 / 1.0 first.
+ */
+FORCE_INLINE void
+acc1d_general(const char *pc, Py_ssize_t sc, const int tc, const double *ob, const char *pw,
+              Py_ssize_t sw, Py_ssize_t m, const Bins *B, double thr, int gap, Sums *loc)
+{
+    const Py_ssize_t size = B->nb + 1;
+    double *const lcount = loc->count, *const lsp = loc->sp, *const lst = loc->st;
+    double *const lsq = loc->sq;
+    Py_ssize_t i;
+    for (i = 0; i < m; i++) {
+        const double p = load_p(pc, i * sc, tc);
+        const double o = ob[i];
+        const double w = pw ? *(const double *)(pw + i * sw) : 1.0;
+        Py_ssize_t b;
+        if (thr > 0 && !(p > thr)) continue;
+        b = bin_of(B, p) + (i & (COPIES - 1)) * size;
+        if (gap) {
+            lst[b] += w * (o - p);
+        }
+        else {
+            lsp[b] += w * p;
+            lst[b] += w * o;
+            if (lcount) lcount[b] += w;
+            if (lsq) lsq[b] += w * w;
+        }
+    }
+}
+
+typedef struct {
+    int64_t *cnt, *pos; /* integer sums of the fast path, COPIES * size each */
+    int64_t *ib;        /* a block of labels */
+    double *ob;         /* a block of outcomes as 0.0 / 1.0 */
+} Scratch;
+
+/* Add the integer sums of the fast path to the double local sums and clear them. */
+static void
+flush_ints(Sums *loc, Scratch *S, Py_ssize_t len)
+{
+    Py_ssize_t i;
+    for (i = 0; i < len; i++) {
+        if (loc->count) loc->count[i] += (double)S->cnt[i];
+        loc->st[i] += (double)S->pos[i];
+    }
+    memset(S->cnt, 0, (size_t)len * sizeof(int64_t));
+    memset(S->pos, 0, (size_t)len * sizeof(int64_t));
+}
+
+FORCE_INLINE Py_ssize_t
+acc1d_impl(const char *pc, Py_ssize_t sc, const int tc, const char *po, Py_ssize_t so, int to,
+           Py_ssize_t osize, const char *pw, Py_ssize_t sw, Py_ssize_t n, const Bins *B,
+           double thr, int check, int gap, Sums *loc, Sums *tot, Scratch *S)
+{
+    const Py_ssize_t size = B->nb + 1;
+    const int fast = B->uniform && pw == NULL && !(thr > 0) && !gap &&
+                     (osize == 1 || osize == 2 || osize == 4 || osize == 8);
+    Py_ssize_t start, i, since_flush = 0;
+    for (start = 0; start < n; start += BLOCK) {
+        const Py_ssize_t m = n - start < BLOCK ? n - start : BLOCK;
+        const char *c = pc + start * sc;
+        if (check && !all_unit(c, sc, tc, m)) {
+            for (i = 0; i < m; i++) {
+                const double p = load_p(c, i * sc, tc);
+                if (!(p >= 0 && p <= 1)) return start + i;
+            }
+        }
+        if (fast) {
+            const char *o = po + start * so;
+            if (osize == 8)
+                acc1d_fast(c, sc, tc, o, so, 8, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
+            else if (osize == 1)
+                acc1d_fast(c, sc, tc, o, so, 1, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
+            else if (osize == 4)
+                acc1d_fast(c, sc, tc, o, so, 4, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
+            else
+                acc1d_fast(c, sc, tc, o, so, 2, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
+        }
+        else {
+            load_ints(S->ib, po + start * so, so, m, to);
+            for (i = 0; i < m; i++) {
+                /* 1.0 for a nonzero outcome, without a branch (outcomes are random bits) */
+                const uint64_t v = (uint64_t)S->ib[i];
+                S->ob[i] = (double)((v | (0 - v)) >> 63);
+            }
+            acc1d_general(c, sc, tc, S->ob, pw ? pw + start * sw : NULL, sw, m, B, thr, gap, loc);
+        }
+        since_flush += m;
+        if (since_flush >= CHUNK) {
+            if (fast) flush_ints(loc, S, COPIES * size);
+            flush(tot, loc, size, COPIES);
+            since_flush = 0;
+        }
+    }
+    if (fast) flush_ints(loc, S, COPIES * size);
+    flush(tot, loc, size, COPIES);
+    return -1;
+}
+
+/*
+ * accumulate_1d(conf, outcome, weight, edges, uniform, threshold, check, gap,
+ *               count, sum_proba, sum_true, sum_weight_sq) -> int
+ *
+ * Adds each pair's weight, weighted probability and weighted outcome (nonzero = 1) to
+ * its bin of the n_bins + 1 slots of the output vectors (count, sum_proba and
+ * sum_weight_sq may be None).  With gap, sum_true receives the weighted sums of
+ * outcome - probability and nothing else is accumulated.  Values not above a positive
+ * threshold are skipped.  With check, the values must lie in [0, 1]: the index of the
+ * first that does not is returned (the outputs are then incomplete), else -1.
+ */
+static PyObject *
+accumulate_1d(PyObject *self, PyObject *args)
+{
+    PyObject *oc, *oo, *ow, *oe, *ocount, *osp, *ost, *osq;
+    int uniform, check, gap;
+    double thr;
+    Arg c = {0}, o = {0}, w = {0}, e = {0}, acount = {0}, asp = {0}, ast = {0}, asq = {0};
+    Bins B = {0};
+    Sums tot, loc;
+    Scratch S = {0};
+    Py_ssize_t n, size, i, bad = -1;
+    double *mem = NULL, *gap_sp = NULL;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "OOOOpdppOOOO:accumulate_1d", &oc, &oo, &ow, &oe, &uniform,
+                          &thr, &check, &gap, &ocount, &osp, &ost, &osq))
+        return NULL;
+    if (get_input(oc, &c, 1, 1, "conf") < 0) goto done;
+    n = c.view.shape[0];
+    if (get_input(oo, &o, 1, 0, "outcome") < 0) goto done;
+    if (o.view.shape[0] != n) {
+        PyErr_SetString(PyExc_ValueError, "conf and outcome differ in length");
+        goto done;
+    }
+    if (get_weights(ow, &w, n) < 0) goto done;
+    if (get_f64(oe, &e, -1, 0, "edges") < 0) goto done;
+    if (get_bins(&B, &e, uniform) < 0) goto done;
+    size = B.nb + 1;
+    if (get_optional_f64(ocount, &acount, size, 1, "count") < 0) goto done;
+    if (get_optional_f64(osp, &asp, size, 1, "sum_proba") < 0) goto done;
+    if (get_f64(ost, &ast, size, 1, "sum_true") < 0) goto done;
+    if (get_optional_f64(osq, &asq, size, 1, "sum_weight_sq") < 0) goto done;
+    if (!gap && !asp.held) {
+        PyErr_SetString(PyExc_ValueError, "sum_proba is required unless gap");
+        goto done;
+    }
+    tot.count = acount.held && !gap ? (double *)acount.view.buf : NULL;
+    tot.sp = asp.held && !gap ? (double *)asp.view.buf : NULL;
+    tot.st = (double *)ast.view.buf;
+    tot.sq = asq.held && w.held && !gap ? (double *)asq.view.buf : NULL;
+    if (gap && uniform && !w.held && !(thr > 0)) {
+        /* the fast path sums outcomes and probabilities apart; their difference is
+           taken at the end */
+        gap_sp = (double *)calloc((size_t)size, sizeof(double));
+        if (gap_sp == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        tot.sp = gap_sp;
+        gap = 0;
+    }
+    mem = alloc_local(&loc, &tot, size, COPIES);
+    S.cnt = (int64_t *)calloc((size_t)(COPIES * size), sizeof(int64_t));
+    S.pos = (int64_t *)calloc((size_t)(COPIES * size), sizeof(int64_t));
+    S.ib = (int64_t *)malloc(BLOCK * sizeof(int64_t));
+    S.ob = (double *)malloc(BLOCK * sizeof(double));
+    if (mem == NULL || S.cnt == NULL || S.pos == NULL || S.ib == NULL || S.ob == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        const char *pc = (const char *)c.view.buf, *po = (const char *)o.view.buf;
+        const char *pw = w.held ? (const char *)w.view.buf : NULL;
+        const Py_ssize_t sc = c.view.strides[0], so = o.view.strides[0];
+        const Py_ssize_t sw = w.held ? w.view.strides[0] : 0, osize = o.view.itemsize;
+        const int to = o.type;
+        Py_BEGIN_ALLOW_THREADS
+        if (c.type == T_F64)
+            bad = acc1d_impl(pc, sc, T_F64, po, so, to, osize, pw, sw, n, &B, thr, check, gap,
+                             &loc, &tot, &S);
+        else
+            bad = acc1d_impl(pc, sc, T_F32, po, so, to, osize, pw, sw, n, &B, thr, check, gap,
+                             &loc, &tot, &S);
+        Py_END_ALLOW_THREADS
+    }
+    if (gap_sp != NULL) {
+        for (i = 0; i < size; i++) tot.st[i] -= gap_sp[i];
+    }
+    result = PyLong_FromSsize_t(bad);
+done:
+    free(mem);
+    free(gap_sp);
+    free(S.cnt), free(S.pos), free(S.ib), free(S.ob);
+    free(B.el);
+    release(&c), release(&o), release(&w), release(&e);
+    release(&acount), release(&asp), release(&ast), release(&asq);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* rows of a 2-D array                                                                  */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * Rows i0 .. i0 + m of P with unit column stride: the rows themselves when the columns
+ * are contiguous, else a C-ordered copy in buf (read column by column, which is
+ * sequential for a Fortran-ordered array).  Sets *row_stride.
+ */
+static const char *
+rows_of(const char *P, Py_ssize_t s0, Py_ssize_t s1, Py_ssize_t itemsize, Py_ssize_t k,
+        Py_ssize_t i0, Py_ssize_t m, char *buf, Py_ssize_t *row_stride)
+{
+    Py_ssize_t i, j;
+    if (s1 == itemsize) {
+        *row_stride = s0;
+        return P + i0 * s0;
+    }
+    for (j = 0; j < k; j++) {
+        const char *col = P + i0 * s0 + j * s1;
+        if (itemsize == 8) {
+            for (i = 0; i < m; i++) ((double *)buf)[i * k + j] = *(const double *)(col + i * s0);
+        }
+        else {
+            for (i = 0; i < m; i++) ((float *)buf)[i * k + j] = *(const float *)(col + i * s0);
+        }
+    }
+    *row_stride = k * itemsize;
+    return buf;
+}
+
+/* rows per block of a 2-D kernel: about CHUNK values, at least one row */
+static Py_ssize_t
+block_rows(Py_ssize_t k, Py_ssize_t min_values)
+{
+    Py_ssize_t v = CHUNK > min_values ? CHUNK : min_values;
+    Py_ssize_t r = v / (k > 0 ? k : 1);
+    return r > 0 ? r : 1;
+}
+
+/* Whether a row's sum is within tol of 1 (False for NaN). */
+FORCE_INLINE int
+sum_ok(double s, double tol)
+{
+    return s >= 1.0 - tol && s <= 1.0 + tol;
+}
+
+/*
+ * Maximum, first index of the maximum, and (with check) the row check of one row:
+ * entries >= 0 and a sum within tol of 1 (NaN and infinity fail).  Four independent
+ * lanes keep the loop free of one long chain of dependent operations.
+ */
+FORCE_INLINE int
+row_max(const char *r, Py_ssize_t k, const int t, int check, double tol, double *vmax,
+        Py_ssize_t *amax)
+{
+    double m0, m1, m2, m3, s0 = 0, s1 = 0, s2 = 0, s3 = 0, m;
+    int neg = 0;
+    Py_ssize_t j;
+    m0 = m1 = m2 = m3 = load_p(r, 0, t);
+    for (j = 0; j + 4 <= k; j += 4) {
+        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
+        const double b = load_p(r, (j + 1) * (t == T_F64 ? 8 : 4), t);
+        const double c = load_p(r, (j + 2) * (t == T_F64 ? 8 : 4), t);
+        const double d = load_p(r, (j + 3) * (t == T_F64 ? 8 : 4), t);
+        m0 = a > m0 ? a : m0;
+        m1 = b > m1 ? b : m1;
+        m2 = c > m2 ? c : m2;
+        m3 = d > m3 ? d : m3;
+        if (check) {
+            s0 += a, s1 += b, s2 += c, s3 += d;
+            neg |= !(a >= 0) | !(b >= 0) | !(c >= 0) | !(d >= 0);
+        }
+    }
+    for (; j < k; j++) {
+        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
+        m0 = a > m0 ? a : m0;
+        if (check) {
+            s0 += a;
+            neg |= !(a >= 0);
+        }
+    }
+    m = m0;
+    m = m1 > m ? m1 : m;
+    m = m2 > m ? m2 : m;
+    m = m3 > m ? m3 : m;
+    /* the first column holding the maximum (numpy's argmax), read again from L1 */
+    for (j = 0; j < k; j++) {
+        if (load_p(r, j * (t == T_F64 ? 8 : 4), t) == m) break;
+    }
+    if (j == k) j = 0; /* a row of NaN: only reachable without check */
+    *amax = j;
+    *vmax = load_p(r, j * (t == T_F64 ? 8 : 4), t);
+    return !check || (!neg && sum_ok((s0 + s1) + (s2 + s3), tol));
+}
+
+FORCE_INLINE Py_ssize_t
+top_label_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssize_t n,
+               Py_ssize_t k, const char *py, Py_ssize_t sy, int ty, int check, double tol,
+               char *conf, uint8_t *outcome, char *buf, int64_t *yb, Py_ssize_t R)
+{
+    const Py_ssize_t itemsize = t == T_F64 ? 8 : 4;
+    Py_ssize_t i0, i;
+    for (i0 = 0; i0 < n; i0 += R) {
+        const Py_ssize_t m = n - i0 < R ? n - i0 : R;
+        Py_ssize_t rs;
+        const char *rows = rows_of(P, s0, s1, itemsize, k, i0, m, buf, &rs);
+        load_ints(yb, py + i0 * sy, sy, m, ty);
+        for (i = 0; i < m; i++) {
+            double v;
+            Py_ssize_t a;
+            if (!row_max(rows + i * rs, k, t, check, tol, &v, &a)) return i0 + i;
+            if (t == T_F64) ((double *)conf)[i0 + i] = v;
+            else ((float *)conf)[i0 + i] = (float)v;
+            outcome[i0 + i] = (uint8_t)(a == yb[i]);
+        }
+    }
+    return -1;
+}
+
+/*
+ * top_label(P, y, check, tol, conf, outcome) -> int
+ *
+ * For each row of P (n, k): conf[i] = the maximum, outcome[i] = (first column of the
+ * maximum == y[i]); conf is a contiguous vector of P's dtype, outcome of bool.  With
+ * check, each row must hold entries >= 0 summing to 1 within tol (the sum in float64):
+ * the first failing row is returned, else -1.
+ */
+static PyObject *
+top_label(PyObject *self, PyObject *args)
+{
+    PyObject *oP, *oy, *oconf, *oout;
+    int check;
+    double tol;
+    Arg P = {0}, y = {0}, cf = {0}, out = {0};
+    Py_ssize_t n, k, R, bad = -1;
+    char *buf = NULL;
+    int64_t *yb = NULL;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "OOpdOO:top_label", &oP, &oy, &check, &tol, &oconf, &oout))
+        return NULL;
+    if (get_input(oP, &P, 2, 1, "P") < 0) goto done;
+    n = P.view.shape[0];
+    k = P.view.shape[1];
+    if (get_input(oy, &y, 1, 0, "y") < 0) goto done;
+    if (y.view.shape[0] != n || k < 1) {
+        PyErr_SetString(PyExc_ValueError, "y must have one label per row of P, P a column");
+        goto done;
+    }
+    if (PyObject_GetBuffer(oconf, &cf.view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        goto done;
+    cf.held = 1;
+    if (type_code(&cf.view) != P.type || cf.view.ndim != 1 || cf.view.shape[0] != n) {
+        PyErr_SetString(PyExc_ValueError, "conf must be a contiguous vector of P's dtype");
+        goto done;
+    }
+    if (PyObject_GetBuffer(oout, &out.view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) goto done;
+    out.held = 1;
+    if (out.view.itemsize != 1 || out.view.ndim != 1 || out.view.shape[0] != n) {
+        PyErr_SetString(PyExc_ValueError, "outcome must be a contiguous bool vector");
+        goto done;
+    }
+    R = block_rows(k, 0);
+    yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
+    buf = P.view.strides[1] == P.view.itemsize ? NULL
+                                                : (char *)malloc((size_t)(R * k) * P.view.itemsize);
+    if (yb == NULL || (buf == NULL && P.view.strides[1] != P.view.itemsize)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        const char *pP = (const char *)P.view.buf, *py = (const char *)y.view.buf;
+        const Py_ssize_t s0 = P.view.strides[0], s1 = P.view.strides[1], sy = y.view.strides[0];
+        const int ty = y.type;
+        char *pc = (char *)cf.view.buf;
+        uint8_t *po = (uint8_t *)out.view.buf;
+        Py_BEGIN_ALLOW_THREADS
+        if (P.type == T_F64)
+            bad = top_label_impl(pP, s0, s1, T_F64, n, k, py, sy, ty, check, tol, pc, po, buf, yb, R);
+        else
+            bad = top_label_impl(pP, s0, s1, T_F32, n, k, py, sy, ty, check, tol, pc, po, buf, yb, R);
+        Py_END_ALLOW_THREADS
+    }
+    result = PyLong_FromSsize_t(bad);
+done:
+    free(buf);
+    free(yb);
+    release(&P), release(&y), release(&cf), release(&out);
+    return result;
+}
+
+/*
+ * Class-wise sums with the same edges for every class: per row, every entry goes to its
+ * class's bin (count, sum_proba), and the row's true-class entry adds the weight to the
+ * sum_true of its bin.  Returns the first row that fails the check or has a label
+ * outside [0, k) (-2 - row for the latter), else -1.
+ */
+FORCE_INLINE Py_ssize_t
+classwise_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssize_t n,
+               Py_ssize_t k, const char *py, Py_ssize_t sy, int ty, const char *pw,
+               Py_ssize_t sw, const Bins *B, double thr, int check, double tol, Sums *loc,
+               Sums *tot, char *buf, int64_t *yb, Py_ssize_t R)
+{
+    const Py_ssize_t itemsize = t == T_F64 ? 8 : 4, stride = B->nb + 1, size = k * stride;
+    Py_ssize_t i0, i, j;
+    for (i0 = 0; i0 < n; i0 += R) {
+        const Py_ssize_t m = n - i0 < R ? n - i0 : R;
+        Py_ssize_t rs;
+        const char *rows = rows_of(P, s0, s1, itemsize, k, i0, m, buf, &rs);
+        load_ints(yb, py + i0 * sy, sy, m, ty);
+        for (i = 0; i < m; i++) {
+            const char *r = rows + i * rs;
+            const double w = pw ? *(const double *)(pw + (i0 + i) * sw) : 1.0;
+            const int64_t yi = yb[i];
+            double s_even = 0, s_odd = 0;
+            int neg = 0;
+            if (yi < 0 || yi >= k) return -2 - (i0 + i);
+            for (j = 0; j < k; j++) {
+                const double p = load_p(r, j * itemsize, t);
+                double *cell;
+                Py_ssize_t b;
+                if (check) {
+                    if (j & 1) s_odd += p;
+                    else s_even += p;
+                    neg |= !(p >= 0);
+                }
+                if (thr > 0 && !(p > thr)) continue;
+                b = j * stride + bin_of(B, p);
+                cell = loc->sp + b;
+                if (pw == NULL) {
+                    *cell += p;
+                    if (loc->count) loc->count[b] += 1.0;
+                }
+                else {
+                    *cell += w * p;
+                    if (loc->count) loc->count[b] += w;
+                    if (loc->sq) loc->sq[b] += w * w;
+                }
+            }
+            if (check && (neg || !sum_ok(s_even + s_odd, tol))) return i0 + i;
+            {
+                const double p = load_p(r, yi * itemsize, t);
+                if (!(thr > 0 && !(p > thr))) loc->st[yi * stride + bin_of(B, p)] += w;
+            }
+        }
+        flush(tot, loc, size, 1);
+    }
+    return -1;
+}
+
+/*
+ * accumulate_classwise(P, y, weight, edges, uniform, threshold, check, tol,
+ *                      count, sum_proba, sum_true, sum_weight_sq) -> int
+ *
+ * Outputs of k * (n_bins + 1) values, class-major (slot n_bins of each class holds the
+ * values above the last edge); count and sum_weight_sq may be None.  Returns the first
+ * row failing the check (entries >= 0, sum within tol of 1), else -1.
+ */
+static PyObject *
+accumulate_classwise(PyObject *self, PyObject *args)
+{
+    PyObject *oP, *oy, *ow, *oe, *ocount, *osp, *ost, *osq;
+    int uniform, check;
+    double thr, tol;
+    Arg P = {0}, y = {0}, w = {0}, e = {0}, acount = {0}, asp = {0}, ast = {0}, asq = {0};
+    Bins B = {0};
+    Sums tot, loc;
+    Py_ssize_t n, k, size, R, bad = -1;
+    double *mem = NULL;
+    char *buf = NULL;
+    int64_t *yb = NULL;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "OOOOpdpdOOOO:accumulate_classwise", &oP, &oy, &ow, &oe,
+                          &uniform, &thr, &check, &tol, &ocount, &osp, &ost, &osq))
+        return NULL;
+    if (get_input(oP, &P, 2, 1, "P") < 0) goto done;
+    n = P.view.shape[0];
+    k = P.view.shape[1];
+    if (get_input(oy, &y, 1, 0, "y") < 0) goto done;
+    if (y.view.shape[0] != n || k < 1) {
+        PyErr_SetString(PyExc_ValueError, "y must have one label per row of P, P a column");
+        goto done;
+    }
+    if (get_weights(ow, &w, n) < 0) goto done;
+    if (get_f64(oe, &e, -1, 0, "edges") < 0) goto done;
+    if (get_bins(&B, &e, uniform) < 0) goto done;
+    size = k * (B.nb + 1);
+    if (get_optional_f64(ocount, &acount, size, 1, "count") < 0) goto done;
+    if (get_f64(osp, &asp, size, 1, "sum_proba") < 0) goto done;
+    if (get_f64(ost, &ast, size, 1, "sum_true") < 0) goto done;
+    if (get_optional_f64(osq, &asq, size, 1, "sum_weight_sq") < 0) goto done;
+    tot.count = acount.held ? (double *)acount.view.buf : NULL;
+    tot.sp = (double *)asp.view.buf;
+    tot.st = (double *)ast.view.buf;
+    tot.sq = asq.held && w.held ? (double *)asq.view.buf : NULL;
+    /* blocks large enough that adding the local sums to the totals costs little */
+    R = block_rows(k, 4 * size);
+    mem = alloc_local(&loc, &tot, size, 1);
+    yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
+    buf = P.view.strides[1] == P.view.itemsize ? NULL
+                                                : (char *)malloc((size_t)(R * k) * P.view.itemsize);
+    if (mem == NULL || yb == NULL || (buf == NULL && P.view.strides[1] != P.view.itemsize)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        const char *pP = (const char *)P.view.buf, *py = (const char *)y.view.buf;
+        const char *pw = w.held ? (const char *)w.view.buf : NULL;
+        const Py_ssize_t s0 = P.view.strides[0], s1 = P.view.strides[1];
+        const Py_ssize_t sy = y.view.strides[0], sw = w.held ? w.view.strides[0] : 0;
+        const int ty = y.type;
+        Py_BEGIN_ALLOW_THREADS
+        if (P.type == T_F64)
+            bad = classwise_impl(pP, s0, s1, T_F64, n, k, py, sy, ty, pw, sw, &B, thr, check, tol,
+                                 &loc, &tot, buf, yb, R);
+        else
+            bad = classwise_impl(pP, s0, s1, T_F32, n, k, py, sy, ty, pw, sw, &B, thr, check, tol,
+                                 &loc, &tot, buf, yb, R);
+        Py_END_ALLOW_THREADS
+    }
+    if (bad <= -2) {
+        PyErr_Format(PyExc_ValueError, "y[%zd] is not a class index in [0, %zd)", -2 - bad, k);
+        goto done;
+    }
+    result = PyLong_FromSsize_t(bad);
+done:
+    free(mem);
+    free(buf);
+    free(yb);
+    free(B.el);
+    release(&P), release(&y), release(&w), release(&e);
+    release(&acount), release(&asp), release(&ast), release(&asq);
+    return result;
+}
+
+/*
+ * bin_index(x, edges, uniform, out) -> None
+ *
+ * out[i] = the bin of x[i] in [0, n_bins] (n_bins for values above the last edge):
+ * np.searchsorted(edges[1:], x, side="left").  x: 1-D float32/float64, any stride; out:
+ * a contiguous intp vector.
+ */
+static PyObject *
+bin_index(PyObject *self, PyObject *args)
+{
+    PyObject *ox, *oe, *oout;
+    int uniform;
+    Arg x = {0}, e = {0}, out = {0};
+    Bins B = {0};
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "OOpO:bin_index", &ox, &oe, &uniform, &oout)) return NULL;
+    if (get_input(ox, &x, 1, 1, "x") < 0) goto done;
+    if (get_f64(oe, &e, -1, 0, "edges") < 0) goto done;
+    if (get_bins(&B, &e, uniform) < 0) goto done;
+    if (PyObject_GetBuffer(oout, &out.view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) goto done;
+    out.held = 1;
+    if (out.view.itemsize != sizeof(Py_ssize_t) || out.view.ndim != 1 ||
+        out.view.shape[0] != x.view.shape[0]) {
+        PyErr_SetString(PyExc_ValueError, "out must be a contiguous intp vector as long as x");
+        goto done;
+    }
+    {
+        const char *px = (const char *)x.view.buf;
+        const Py_ssize_t sx = x.view.strides[0], n = x.view.shape[0];
+        Py_ssize_t *po = (Py_ssize_t *)out.view.buf, i;
+        Py_BEGIN_ALLOW_THREADS
+        if (x.type == T_F64) {
+            for (i = 0; i < n; i++) po[i] = bin_of(&B, load_p(px, i * sx, T_F64));
+        }
+        else {
+            for (i = 0; i < n; i++) po[i] = bin_of(&B, load_p(px, i * sx, T_F32));
+        }
+        Py_END_ALLOW_THREADS
+    }
+    result = Py_NewRef(Py_None);
+done:
+    free(B.el);
+    release(&x), release(&e), release(&out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"accumulate_1d", accumulate_1d, METH_VARARGS,
+     "Per-bin sums of one group of (probability, outcome) pairs."},
+    {"accumulate_classwise", accumulate_classwise, METH_VARARGS,
+     "Class-wise per-bin sums of a 2-D probability array."},
+    {"top_label", top_label, METH_VARARGS, "Row maxima and top-label correctness."},
+    {"bin_index", bin_index, METH_VARARGS, "Bin index of each value (right-closed rule)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_ckernels",
+    "Compiled kernels of skcalib's binning core (an accelerator of the numpy path).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__ckernels(void)
+{
+    return PyModule_Create(&module);
+}
