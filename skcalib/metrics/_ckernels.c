@@ -657,6 +657,7 @@ sum_ok(double s, double tol)
  * entries >= 0 and a sum within tol of 1 (NaN and infinity fail).  Four independent
  * lanes keep the loop free of one long chain of dependent operations.
  */
+#ifndef SKCALIB_SSE2
 FORCE_INLINE int
 row_max(const char *r, Py_ssize_t k, const int t, int check, double tol, double *vmax,
         Py_ssize_t *amax)
@@ -700,6 +701,148 @@ row_max(const char *r, Py_ssize_t k, const int t, int check, double tol, double 
     *vmax = load_p(r, j * (t == T_F64 ? 8 : 4), t);
     return !check || (!neg && sum_ok((s0 + s1) + (s2 + s3), tol));
 }
+#endif
+
+#ifdef SKCALIB_SSE2
+/*
+ * The same for contiguous float64 / float32 rows, two / four entries per instruction:
+ * four vectors of maxima, of sums and of sign tests per step, then the first column of
+ * the maximum found by comparisons of whole vectors (the row is in L1 by then).
+ * Maxima are taken as max(x, m), which keeps m when x is NaN; NaN fails the sum.
+ */
+static inline int
+first_equal_f64(const double *r, Py_ssize_t k, double m)
+{
+    const __m128d mv = _mm_set1_pd(m);
+    Py_ssize_t j = 0;
+    for (; j + 4 <= k; j += 4) {
+        const int mask = _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(r + j), mv)) |
+                         (_mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(r + j + 2), mv)) << 2);
+        if (mask) {
+            int b = 0;
+            while (!(mask >> b & 1)) b++;
+            return (int)j + b;
+        }
+    }
+    for (; j < k; j++) {
+        if (r[j] == m) return (int)j;
+    }
+    return 0;
+}
+
+static inline int
+row_max_f64(const double *r, Py_ssize_t k, int check, double tol, double *vmax, Py_ssize_t *amax)
+{
+    const __m128d zero = _mm_setzero_pd();
+    __m128d m0 = _mm_set1_pd(-HUGE_VAL), m1 = m0, m2 = m0, m3 = m0;
+    __m128d s0 = zero, s1 = zero, s2 = zero, s3 = zero, neg = zero;
+    double m, tail_sum = 0, lanes[2];
+    int tail_neg = 0;
+    Py_ssize_t j = 0;
+    for (; j + 8 <= k; j += 8) {
+        const __m128d a = _mm_loadu_pd(r + j), b = _mm_loadu_pd(r + j + 2);
+        const __m128d c = _mm_loadu_pd(r + j + 4), d = _mm_loadu_pd(r + j + 6);
+        m0 = _mm_max_pd(a, m0), m1 = _mm_max_pd(b, m1);
+        m2 = _mm_max_pd(c, m2), m3 = _mm_max_pd(d, m3);
+        if (check) {
+            s0 = _mm_add_pd(s0, a), s1 = _mm_add_pd(s1, b);
+            s2 = _mm_add_pd(s2, c), s3 = _mm_add_pd(s3, d);
+            neg = _mm_or_pd(neg, _mm_or_pd(_mm_or_pd(_mm_cmplt_pd(a, zero), _mm_cmplt_pd(b, zero)),
+                                           _mm_or_pd(_mm_cmplt_pd(c, zero), _mm_cmplt_pd(d, zero))));
+        }
+    }
+    m0 = _mm_max_pd(_mm_max_pd(m0, m1), _mm_max_pd(m2, m3));
+    _mm_storeu_pd(lanes, m0);
+    m = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+    for (; j < k; j++) {
+        m = r[j] > m ? r[j] : m;
+        tail_sum += r[j];
+        tail_neg |= r[j] < 0;
+    }
+    j = first_equal_f64(r, k, m);
+    *amax = j;
+    *vmax = r[j];
+    if (!check) return 1;
+    s0 = _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3));
+    _mm_storeu_pd(lanes, s0);
+    return !tail_neg && !_mm_movemask_pd(neg) && sum_ok(lanes[0] + lanes[1] + tail_sum, tol);
+}
+
+static inline int
+first_equal_f32(const float *r, Py_ssize_t k, float m)
+{
+    const __m128 mv = _mm_set1_ps(m);
+    Py_ssize_t j = 0;
+    for (; j + 8 <= k; j += 8) {
+        const int mask = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(r + j), mv)) |
+                         (_mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(r + j + 4), mv)) << 4);
+        if (mask) {
+            int b = 0;
+            while (!(mask >> b & 1)) b++;
+            return (int)j + b;
+        }
+    }
+    for (; j < k; j++) {
+        if (r[j] == m) return (int)j;
+    }
+    return 0;
+}
+
+/* float32 rows: maxima and sums in float32, as numpy's float32 row sums */
+static inline int
+row_max_f32(const float *r, Py_ssize_t k, int check, double tol, double *vmax, Py_ssize_t *amax)
+{
+    const __m128 zero = _mm_setzero_ps();
+    __m128 m0 = _mm_set1_ps(-HUGE_VALF), m1 = m0, m2 = m0, m3 = m0;
+    __m128 s0 = zero, s1 = zero, s2 = zero, s3 = zero, neg = zero;
+    float m, tail_sum = 0, lanes[4];
+    int tail_neg = 0;
+    Py_ssize_t j = 0;
+    for (; j + 16 <= k; j += 16) {
+        const __m128 a = _mm_loadu_ps(r + j), b = _mm_loadu_ps(r + j + 4);
+        const __m128 c = _mm_loadu_ps(r + j + 8), d = _mm_loadu_ps(r + j + 12);
+        m0 = _mm_max_ps(a, m0), m1 = _mm_max_ps(b, m1);
+        m2 = _mm_max_ps(c, m2), m3 = _mm_max_ps(d, m3);
+        if (check) {
+            s0 = _mm_add_ps(s0, a), s1 = _mm_add_ps(s1, b);
+            s2 = _mm_add_ps(s2, c), s3 = _mm_add_ps(s3, d);
+            neg = _mm_or_ps(neg, _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(a, zero), _mm_cmplt_ps(b, zero)),
+                                           _mm_or_ps(_mm_cmplt_ps(c, zero), _mm_cmplt_ps(d, zero))));
+        }
+    }
+    m0 = _mm_max_ps(_mm_max_ps(m0, m1), _mm_max_ps(m2, m3));
+    _mm_storeu_ps(lanes, m0);
+    m = lanes[0];
+    m = lanes[1] > m ? lanes[1] : m;
+    m = lanes[2] > m ? lanes[2] : m;
+    m = lanes[3] > m ? lanes[3] : m;
+    for (; j < k; j++) {
+        m = r[j] > m ? r[j] : m;
+        tail_sum += r[j];
+        tail_neg |= r[j] < 0;
+    }
+    j = first_equal_f32(r, k, m);
+    *amax = j;
+    *vmax = r[j];
+    if (!check) return 1;
+    s0 = _mm_add_ps(_mm_add_ps(s0, s1), _mm_add_ps(s2, s3));
+    _mm_storeu_ps(lanes, s0);
+    return !tail_neg && !_mm_movemask_ps(neg) &&
+           sum_ok((double)((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail_sum), tol);
+}
+#endif
+
+FORCE_INLINE int
+row_top(const char *r, Py_ssize_t k, const int t, int check, double tol, double *vmax,
+        Py_ssize_t *amax)
+{
+#ifdef SKCALIB_SSE2
+    if (t == T_F64) return row_max_f64((const double *)r, k, check, tol, vmax, amax);
+    return row_max_f32((const float *)r, k, check, tol, vmax, amax);
+#else
+    return row_max(r, k, t, check, tol, vmax, amax);
+#endif
+}
 
 FORCE_INLINE Py_ssize_t
 top_label_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssize_t n,
@@ -716,7 +859,7 @@ top_label_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssiz
         for (i = 0; i < m; i++) {
             double v;
             Py_ssize_t a;
-            if (!row_max(rows + i * rs, k, t, check, tol, &v, &a)) return i0 + i;
+            if (!row_top(rows + i * rs, k, t, check, tol, &v, &a)) return i0 + i;
             if (t == T_F64) ((double *)conf)[i0 + i] = v;
             else ((float *)conf)[i0 + i] = (float)v;
             outcome[i0 + i] = (uint8_t)(a == yb[i]);

@@ -588,11 +588,13 @@ def test_doc_compat_table():
         "tace": (0.3631, 0.3233),
         "gce_l2": (0.4085, 0.2954),
         "ece_binary": (0.1813, 0.2838),
-        "ece_binary_top": (0.1813, 0.1812),
+        "ece_binary_top": (0.1813, 0.1813),  # both 0.18125 up to float rounding
         "ece_edge": (0.5250, 0.4750),
     }
     for name, values in rows.items():
-        assert np.round(values, 4).tolist() == list(documented[name]), name
+        # each documented figure is the value rounded to 4 decimals; a value that is a
+        # float's rounding error away from a half-way point may be rounded either way
+        assert np.abs(np.subtract(values, documented[name])).max() <= 5e-5 + 1e-12, name
 
 
 # --------------------------------------------------------------------------------------
