@@ -703,6 +703,9 @@ def bin_stats(
     check = not data.proba_checked
     mode = resolve_multiclass(multiclass, data)
     sw = data.sample_weight
+    # a float64 scalar, so that float32 probabilities are compared with the threshold
+    # itself (a Python float would be rounded to float32 first: NEP 50)
+    threshold = np.float64(threshold)
     total_weight = float(data.n_samples if sw is None else sw.sum())
     if bins is not None:
         n_bins = bins.shape[0] - 1
