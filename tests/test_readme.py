@@ -19,7 +19,7 @@ README = ROOT / "README.md"
 
 SETUP_COMMANDS = [
     "pip install . && skcalib report --demo",
-    'pip install ".[test]" && python -m pytest',
+    'pip install -e ".[test]" && python -m pytest',
 ]
 
 FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
