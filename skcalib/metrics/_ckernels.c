@@ -26,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+/* SSE2 is part of every x86-64 CPU; other platforms (and builds with -DSKCALIB_NO_SIMD)
+   use the portable scalar code, which gives the same results */
+#if (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)) && !defined(SKCALIB_NO_SIMD)
 #include <emmintrin.h>
 #define SKCALIB_SSE2 1
 #endif
@@ -509,7 +511,7 @@ acc1d_impl(const char *pc, Py_ssize_t sc, const int tc, const char *po, Py_ssize
  * accumulate_1d(conf, outcome, weight, edges, uniform, threshold, check, gap,
  *               count, sum_proba, sum_true, sum_weight_sq) -> int
  *
- * Adds each pair's weight, weighted probability and weighted outcome (nonzero = 1) to
+ * Adds each pair's weight, weighted probability and weighted outcome (0 or 1) to
  * its bin of the n_bins + 1 slots of the output vectors (count, sum_proba and
  * sum_weight_sq may be None).  With gap, sum_true receives the weighted sums of
  * outcome - probability and nothing else is accumulated.  Values not above a positive
@@ -941,18 +943,85 @@ done:
 }
 
 /*
+ * Whether a row holds entries >= 0 that sum to 1 within tol (NaN and infinity fail);
+ * float32 rows are summed in float32, as numpy's row sums of the numpy path.
+ */
+FORCE_INLINE int
+row_ok(const char *r, Py_ssize_t k, const int t, double tol)
+{
+    Py_ssize_t j = 0;
+    int neg = 0;
+#ifdef SKCALIB_SSE2
+    if (t == T_F64) {
+        const double *v = (const double *)r;
+        const __m128d zero = _mm_setzero_pd();
+        __m128d s0 = zero, s1 = zero, bad = zero;
+        double lanes[2], sum;
+        for (; j + 4 <= k; j += 4) {
+            const __m128d a = _mm_loadu_pd(v + j), b = _mm_loadu_pd(v + j + 2);
+            s0 = _mm_add_pd(s0, a), s1 = _mm_add_pd(s1, b);
+            bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmplt_pd(a, zero), _mm_cmplt_pd(b, zero)));
+        }
+        _mm_storeu_pd(lanes, _mm_add_pd(s0, s1));
+        sum = lanes[0] + lanes[1];
+        for (; j < k; j++) {
+            sum += v[j];
+            neg |= v[j] < 0;
+        }
+        return !neg && !_mm_movemask_pd(bad) && sum_ok(sum, tol);
+    }
+    else {
+        const float *v = (const float *)r;
+        const __m128 zero = _mm_setzero_ps();
+        __m128 s0 = zero, s1 = zero, bad = zero;
+        float lanes[4], sum;
+        for (; j + 8 <= k; j += 8) {
+            const __m128 a = _mm_loadu_ps(v + j), b = _mm_loadu_ps(v + j + 4);
+            s0 = _mm_add_ps(s0, a), s1 = _mm_add_ps(s1, b);
+            bad = _mm_or_ps(bad, _mm_or_ps(_mm_cmplt_ps(a, zero), _mm_cmplt_ps(b, zero)));
+        }
+        _mm_storeu_ps(lanes, _mm_add_ps(s0, s1));
+        sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+        for (; j < k; j++) {
+            sum += v[j];
+            neg |= v[j] < 0;
+        }
+        return !neg && !_mm_movemask_ps(bad) && sum_ok((double)sum, tol);
+    }
+#else
+    double s0 = 0, s1 = 0;
+    for (; j + 2 <= k; j += 2) {
+        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
+        const double b = load_p(r, (j + 1) * (t == T_F64 ? 8 : 4), t);
+        s0 += a, s1 += b;
+        neg |= !(a >= 0) | !(b >= 0);
+    }
+    for (; j < k; j++) {
+        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
+        s0 += a;
+        neg |= !(a >= 0);
+    }
+    return !neg && sum_ok(s0 + s1, tol);
+#endif
+}
+
+/*
  * Class-wise sums with the same edges for every class: per row, every entry goes to its
  * class's bin (count, sum_proba), and the row's true-class entry adds the weight to the
- * sum_true of its bin.  Returns the first row that fails the check or has a label
- * outside [0, k) (-2 - row for the latter), else -1.
+ * sum_true of its bin.  Without weights and threshold and with equal-width edges, the
+ * counts are integers (S->cnt, S->pos: the true-class counts).  Returns the first row
+ * that fails the check, -2 - row for a label outside [0, k), else -1.
  */
 FORCE_INLINE Py_ssize_t
 classwise_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssize_t n,
                Py_ssize_t k, const char *py, Py_ssize_t sy, int ty, const char *pw,
                Py_ssize_t sw, const Bins *B, double thr, int check, double tol, Sums *loc,
-               Sums *tot, char *buf, int64_t *yb, Py_ssize_t R)
+               Sums *tot, char *buf, int64_t *yb, Py_ssize_t R, Scratch *S)
 {
     const Py_ssize_t itemsize = t == T_F64 ? 8 : 4, stride = B->nb + 1, size = k * stride;
+    const int fast = B->uniform && pw == NULL && !(thr > 0);
+    const double *el = B->el;
+    const double dnb = B->dnb, top = B->top;
     Py_ssize_t i0, i, j;
     for (i0 = 0; i0 < n; i0 += R) {
         const Py_ssize_t m = n - i0 < R ? n - i0 : R;
@@ -961,39 +1030,40 @@ classwise_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssiz
         load_ints(yb, py + i0 * sy, sy, m, ty);
         for (i = 0; i < m; i++) {
             const char *r = rows + i * rs;
-            const double w = pw ? *(const double *)(pw + (i0 + i) * sw) : 1.0;
             const int64_t yi = yb[i];
-            double s_even = 0, s_odd = 0;
-            int neg = 0;
             if (yi < 0 || yi >= k) return -2 - (i0 + i);
-            for (j = 0; j < k; j++) {
-                const double p = load_p(r, j * itemsize, t);
-                double *cell;
-                Py_ssize_t b;
-                if (check) {
-                    if (j & 1) s_odd += p;
-                    else s_even += p;
-                    neg |= !(p >= 0);
+            if (check && !row_ok(r, k, t, tol)) return i0 + i;
+            if (fast) {
+                double *const sp = loc->sp;
+                int64_t *const cnt = S->cnt;
+                const int with_count = loc->count != NULL;
+                Py_ssize_t off = 0;
+                for (j = 0; j < k; j++, off += stride) {
+                    const double p = load_p(r, j * itemsize, t);
+                    const Py_ssize_t c = uniform_bin(el, dnb, top, p) + off;
+                    sp[c] += p;
+                    if (with_count) cnt[c] += 1;
                 }
-                if (thr > 0 && !(p > thr)) continue;
-                b = j * stride + bin_of(B, p);
-                cell = loc->sp + b;
-                if (pw == NULL) {
-                    *cell += p;
-                    if (loc->count) loc->count[b] += 1.0;
-                }
-                else {
-                    *cell += w * p;
+                S->pos[yi * stride + uniform_bin(el, dnb, top, load_p(r, yi * itemsize, t))] += 1;
+                continue;
+            }
+            {
+                const double w = pw ? *(const double *)(pw + (i0 + i) * sw) : 1.0;
+                double p;
+                for (j = 0; j < k; j++) {
+                    Py_ssize_t b;
+                    p = load_p(r, j * itemsize, t);
+                    if (thr > 0 && !(p > thr)) continue;
+                    b = j * stride + bin_of(B, p);
+                    loc->sp[b] += w * p;
                     if (loc->count) loc->count[b] += w;
                     if (loc->sq) loc->sq[b] += w * w;
                 }
-            }
-            if (check && (neg || !sum_ok(s_even + s_odd, tol))) return i0 + i;
-            {
-                const double p = load_p(r, yi * itemsize, t);
+                p = load_p(r, yi * itemsize, t);
                 if (!(thr > 0 && !(p > thr))) loc->st[yi * stride + bin_of(B, p)] += w;
             }
         }
+        if (fast) flush_ints(loc, S, size);
         flush(tot, loc, size, 1);
     }
     return -1;
@@ -1016,6 +1086,7 @@ accumulate_classwise(PyObject *self, PyObject *args)
     Arg P = {0}, y = {0}, w = {0}, e = {0}, acount = {0}, asp = {0}, ast = {0}, asq = {0};
     Bins B = {0};
     Sums tot, loc;
+    Scratch S = {0};
     Py_ssize_t n, k, size, R, bad = -1;
     double *mem = NULL;
     char *buf = NULL;
@@ -1048,10 +1119,13 @@ accumulate_classwise(PyObject *self, PyObject *args)
     /* blocks large enough that adding the local sums to the totals costs little */
     R = block_rows(k, 4 * size);
     mem = alloc_local(&loc, &tot, size, 1);
+    S.cnt = (int64_t *)calloc((size_t)size, sizeof(int64_t));
+    S.pos = (int64_t *)calloc((size_t)size, sizeof(int64_t));
     yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
     buf = P.view.strides[1] == P.view.itemsize ? NULL
                                                 : (char *)malloc((size_t)(R * k) * P.view.itemsize);
-    if (mem == NULL || yb == NULL || (buf == NULL && P.view.strides[1] != P.view.itemsize)) {
+    if (mem == NULL || yb == NULL || S.cnt == NULL || S.pos == NULL ||
+        (buf == NULL && P.view.strides[1] != P.view.itemsize)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1064,10 +1138,10 @@ accumulate_classwise(PyObject *self, PyObject *args)
         Py_BEGIN_ALLOW_THREADS
         if (P.type == T_F64)
             bad = classwise_impl(pP, s0, s1, T_F64, n, k, py, sy, ty, pw, sw, &B, thr, check, tol,
-                                 &loc, &tot, buf, yb, R);
+                                 &loc, &tot, buf, yb, R, &S);
         else
             bad = classwise_impl(pP, s0, s1, T_F32, n, k, py, sy, ty, pw, sw, &B, thr, check, tol,
-                                 &loc, &tot, buf, yb, R);
+                                 &loc, &tot, buf, yb, R, &S);
         Py_END_ALLOW_THREADS
     }
     if (bad <= -2) {
@@ -1079,6 +1153,7 @@ done:
     free(mem);
     free(buf);
     free(yb);
+    free(S.cnt), free(S.pos);
     free(B.el);
     release(&P), release(&y), release(&w), release(&e);
     release(&acount), release(&asp), release(&ast), release(&asq);
