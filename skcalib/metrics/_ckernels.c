@@ -236,8 +236,13 @@ uniform_bin(const double *el, double dnb, double top, double p)
 {
     double t = p * dnb;
     Py_ssize_t c;
+#ifdef SKCALIB_SSE2
+    /* maxsd and minsd: the same as the portable lines below, without branches */
+    t = _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(_mm_set_sd(t), _mm_setzero_pd()), _mm_set_sd(top)));
+#else
     t = t > 0.0 ? t : 0.0; /* also NaN -> 0 */
     t = t < top ? t : top;
+#endif
     c = (Py_ssize_t)t;
     c -= p <= el[c];
     c += el[c + 1] < p;
@@ -379,7 +384,7 @@ all_unit(const char *x, Py_ssize_t sx, const int t, Py_ssize_t m)
  */
 FORCE_INLINE void
 acc1d_fast(const char *pc, Py_ssize_t sc, const int tc, const char *po, Py_ssize_t so,
-           const int osize, Py_ssize_t m, const Bins *B, int with_count, int64_t *cnt,
+           const int osize, Py_ssize_t m, const Bins *B, const int with_count, int64_t *cnt,
            int64_t *pos, double *sp)
 {
     const double *el = B->el;
@@ -477,14 +482,22 @@ acc1d_impl(const char *pc, Py_ssize_t sc, const int tc, const char *po, Py_ssize
         }
         if (fast) {
             const char *o = po + start * so;
-            if (osize == 8)
-                acc1d_fast(c, sc, tc, o, so, 8, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
-            else if (osize == 1)
-                acc1d_fast(c, sc, tc, o, so, 1, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
-            else if (osize == 4)
-                acc1d_fast(c, sc, tc, o, so, 4, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
-            else
-                acc1d_fast(c, sc, tc, o, so, 2, m, B, loc->count != NULL, S->cnt, S->pos, loc->sp);
+#define FAST(OSIZE)                                                                        \
+    if (loc->count) acc1d_fast(c, sc, tc, o, so, OSIZE, m, B, 1, S->cnt, S->pos, loc->sp);  \
+    else acc1d_fast(c, sc, tc, o, so, OSIZE, m, B, 0, S->cnt, S->pos, loc->sp);
+            if (osize == 8) {
+                FAST(8)
+            }
+            else if (osize == 1) {
+                FAST(1)
+            }
+            else if (osize == 4) {
+                FAST(4)
+            }
+            else {
+                FAST(2)
+            }
+#undef FAST
         }
         else {
             load_ints(S->ib, po + start * so, so, m, to);
