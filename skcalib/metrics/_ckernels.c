@@ -673,49 +673,65 @@ sum_ok(double s, double tol)
  * lanes keep the loop free of one long chain of dependent operations.
  */
 #ifndef SKCALIB_SSE2
-FORCE_INLINE int
-row_max(const char *r, Py_ssize_t k, const int t, int check, double tol, double *vmax,
-        Py_ssize_t *amax)
-{
-    double m0, m1, m2, m3, s0 = 0, s1 = 0, s2 = 0, s3 = 0, m;
-    int neg = 0;
-    Py_ssize_t j;
-    m0 = m1 = m2 = m3 = load_p(r, 0, t);
-    for (j = 0; j + 4 <= k; j += 4) {
-        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
-        const double b = load_p(r, (j + 1) * (t == T_F64 ? 8 : 4), t);
-        const double c = load_p(r, (j + 2) * (t == T_F64 ? 8 : 4), t);
-        const double d = load_p(r, (j + 3) * (t == T_F64 ? 8 : 4), t);
-        m0 = a > m0 ? a : m0;
-        m1 = b > m1 ? b : m1;
-        m2 = c > m2 ? c : m2;
-        m3 = d > m3 ? d : m3;
-        if (check) {
-            s0 += a, s1 += b, s2 += c, s3 += d;
-            neg |= !(a >= 0) | !(b >= 0) | !(c >= 0) | !(d >= 0);
-        }
+/*
+ * The portable versions of the row kernels below, in the row's own type T (float32 rows
+ * are summed in float32, as with SSE2 and as numpy's float32 row sums): four
+ * independent lanes keep the loops free of one long chain of dependent operations.
+ */
+#define SCALAR_ROW_KERNELS(SUFFIX, T)                                                      \
+    static int row_max_##SUFFIX(const T *r, Py_ssize_t k, int check, double tol,           \
+                                double *vmax, Py_ssize_t *amax)                            \
+    {                                                                                      \
+        T m0 = r[0], m1 = r[0], m2 = r[0], m3 = r[0], s0 = 0, s1 = 0, s2 = 0, s3 = 0, m;   \
+        int neg = 0;                                                                       \
+        Py_ssize_t j;                                                                      \
+        for (j = 0; j + 4 <= k; j += 4) {                                                  \
+            const T a = r[j], b = r[j + 1], c = r[j + 2], d = r[j + 3];                    \
+            m0 = a > m0 ? a : m0;                                                          \
+            m1 = b > m1 ? b : m1;                                                          \
+            m2 = c > m2 ? c : m2;                                                          \
+            m3 = d > m3 ? d : m3;                                                          \
+            if (check) {                                                                   \
+                s0 += a, s1 += b, s2 += c, s3 += d;                                        \
+                neg |= (a < 0) | (b < 0) | (c < 0) | (d < 0);                              \
+            }                                                                              \
+        }                                                                                  \
+        for (; j < k; j++) {                                                               \
+            m0 = r[j] > m0 ? r[j] : m0;                                                    \
+            s0 += r[j];                                                                    \
+            neg |= r[j] < 0;                                                               \
+        }                                                                                  \
+        m = m0;                                                                            \
+        m = m1 > m ? m1 : m;                                                               \
+        m = m2 > m ? m2 : m;                                                               \
+        m = m3 > m ? m3 : m;                                                               \
+        /* the first column holding the maximum (numpy's argmax), read again from L1 */    \
+        for (j = 0; j < k; j++) {                                                          \
+            if (r[j] == m) break;                                                          \
+        }                                                                                  \
+        if (j == k) j = 0; /* NaN: only reachable without check */                         \
+        *amax = j;                                                                         \
+        *vmax = (double)r[j];                                                              \
+        return !check || (!neg && sum_ok((double)((s0 + s1) + (s2 + s3)), tol));           \
+    }                                                                                      \
+    static int row_ok_##SUFFIX(const T *r, Py_ssize_t k, double tol)                       \
+    {                                                                                      \
+        T s0 = 0, s1 = 0;                                                                  \
+        int neg = 0;                                                                       \
+        Py_ssize_t j;                                                                      \
+        for (j = 0; j + 2 <= k; j += 2) {                                                  \
+            s0 += r[j], s1 += r[j + 1];                                                    \
+            neg |= (r[j] < 0) | (r[j + 1] < 0);                                            \
+        }                                                                                  \
+        for (; j < k; j++) {                                                               \
+            s0 += r[j];                                                                    \
+            neg |= r[j] < 0;                                                               \
+        }                                                                                  \
+        return !neg && sum_ok((double)(s0 + s1), tol);                                     \
     }
-    for (; j < k; j++) {
-        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
-        m0 = a > m0 ? a : m0;
-        if (check) {
-            s0 += a;
-            neg |= !(a >= 0);
-        }
-    }
-    m = m0;
-    m = m1 > m ? m1 : m;
-    m = m2 > m ? m2 : m;
-    m = m3 > m ? m3 : m;
-    /* the first column holding the maximum (numpy's argmax), read again from L1 */
-    for (j = 0; j < k; j++) {
-        if (load_p(r, j * (t == T_F64 ? 8 : 4), t) == m) break;
-    }
-    if (j == k) j = 0; /* a row of NaN: only reachable without check */
-    *amax = j;
-    *vmax = load_p(r, j * (t == T_F64 ? 8 : 4), t);
-    return !check || (!neg && sum_ok((s0 + s1) + (s2 + s3), tol));
-}
+SCALAR_ROW_KERNELS(f64, double)
+SCALAR_ROW_KERNELS(f32, float)
+#undef SCALAR_ROW_KERNELS
 #endif
 
 #ifdef SKCALIB_SSE2
@@ -855,7 +871,8 @@ row_top(const char *r, Py_ssize_t k, const int t, int check, double tol, double 
     if (t == T_F64) return row_max_f64((const double *)r, k, check, tol, vmax, amax);
     return row_max_f32((const float *)r, k, check, tol, vmax, amax);
 #else
-    return row_max(r, k, t, check, tol, vmax, amax);
+    if (t == T_F64) return row_max_f64((const double *)r, k, check, tol, vmax, amax);
+    return row_max_f32((const float *)r, k, check, tol, vmax, amax);
 #endif
 }
 
@@ -1002,19 +1019,9 @@ row_ok(const char *r, Py_ssize_t k, const int t, double tol)
         return !neg && !_mm_movemask_ps(bad) && sum_ok((double)sum, tol);
     }
 #else
-    double s0 = 0, s1 = 0;
-    for (; j + 2 <= k; j += 2) {
-        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
-        const double b = load_p(r, (j + 1) * (t == T_F64 ? 8 : 4), t);
-        s0 += a, s1 += b;
-        neg |= !(a >= 0) | !(b >= 0);
-    }
-    for (; j < k; j++) {
-        const double a = load_p(r, j * (t == T_F64 ? 8 : 4), t);
-        s0 += a;
-        neg |= !(a >= 0);
-    }
-    return !neg && sum_ok(s0 + s1, tol);
+    (void)neg, (void)j;
+    if (t == T_F64) return row_ok_f64((const double *)r, k, tol);
+    return row_ok_f32((const float *)r, k, tol);
 #endif
 }
 
