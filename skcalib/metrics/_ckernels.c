@@ -3,8 +3,8 @@
  *
  * Each kernel reads its input once, in one pass, and does there what the numpy path of
  * _binning.py does in several: the value check of the probabilities, the bin index under
- * the right-closed rule (the same rule, exactly: arithmetic candidate, then a walk to the
- * exact bin against the float64 edges), and the per-bin sums.  They are an accelerator
+ * the right-closed rule (the same rule, exactly: an arithmetic candidate, then one
+ * comparison with each neighbouring float64 edge), and the per-bin sums.  They are an accelerator
  * only: _binning.py falls back to its numpy implementation when this module is missing
  * (no C compiler at install time) or disabled (SKCALIB_DISABLE_COMPILED=1), and the test
  * suite asserts that both give the same numbers.
@@ -22,12 +22,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* SSE2 is part of every x86-64 CPU; other platforms (and builds with -DSKCALIB_NO_SIMD)
-   use the portable scalar code, which gives the same results */
+   use the portable scalar code, which gives the same bins and sums (row sums of the
+   value check are added in another order) */
 #if (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)) && !defined(SKCALIB_NO_SIMD)
 #include <emmintrin.h>
 #define SKCALIB_SSE2 1
@@ -322,17 +324,19 @@ flush(Sums *tot, Sums *loc, Py_ssize_t size, Py_ssize_t copies)
     flush_one(tot->sq, loc->sq, size, copies);
 }
 
-/* Local accumulators shaped as the totals (NULL where the total is NULL). */
+/* Local accumulators shaped as the totals (NULL where the total is NULL), one block. */
 static double *
 alloc_local(Sums *loc, const Sums *tot, Py_ssize_t size, Py_ssize_t copies)
 {
     const Py_ssize_t len = copies * size;
-    double *mem = (double *)calloc((size_t)(4 * len), sizeof(double));
+    const int used = !!tot->count + !!tot->sp + !!tot->st + !!tot->sq;
+    double *mem = (double *)calloc((size_t)(used > 0 ? used * len : 1), sizeof(double));
+    double *next = mem;
     if (mem == NULL) return NULL;
-    loc->count = tot->count ? mem : NULL;
-    loc->sp = tot->sp ? mem + len : NULL;
-    loc->st = tot->st ? mem + 2 * len : NULL;
-    loc->sq = tot->sq ? mem + 3 * len : NULL;
+    loc->count = tot->count ? (next += len) - len : NULL;
+    loc->sp = tot->sp ? (next += len) - len : NULL;
+    loc->st = tot->st ? (next += len) - len : NULL;
+    loc->sq = tot->sq ? (next += len) - len : NULL;
     return mem;
 }
 
@@ -651,12 +655,17 @@ rows_of(const char *P, Py_ssize_t s0, Py_ssize_t s1, Py_ssize_t itemsize, Py_ssi
     return buf;
 }
 
-/* rows per block of a 2-D kernel: about CHUNK values, at least one row */
+/*
+ * Rows per block of a 2-D kernel: about max(CHUNK, min_values) values, at least one row,
+ * and at most 8 MiB of rows (the size of the copy of a block of a non-C-ordered array).
+ */
 static Py_ssize_t
-block_rows(Py_ssize_t k, Py_ssize_t min_values)
+block_rows(Py_ssize_t k, Py_ssize_t itemsize, Py_ssize_t min_values)
 {
-    Py_ssize_t v = CHUNK > min_values ? CHUNK : min_values;
-    Py_ssize_t r = v / (k > 0 ? k : 1);
+    const Py_ssize_t v = CHUNK > min_values ? CHUNK : min_values;
+    const Py_ssize_t cap = ((Py_ssize_t)8 << 20) / (k * itemsize);
+    Py_ssize_t r = v / k;
+    r = r < cap ? r : cap;
     return r > 0 ? r : 1;
 }
 
@@ -943,7 +952,7 @@ top_label(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "outcome must be a contiguous bool vector");
         goto done;
     }
-    R = block_rows(k, 0);
+    R = block_rows(k, P.view.itemsize, 0);
     yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
     buf = P.view.strides[1] == P.view.itemsize ? NULL
                                                 : (char *)malloc((size_t)(R * k) * P.view.itemsize);
@@ -1137,7 +1146,7 @@ accumulate_classwise(PyObject *self, PyObject *args)
     tot.st = (double *)ast.view.buf;
     tot.sq = asq.held && w.held ? (double *)asq.view.buf : NULL;
     /* blocks large enough that adding the local sums to the totals costs little */
-    R = block_rows(k, 4 * size);
+    R = block_rows(k, P.view.itemsize, 4 * size);
     mem = alloc_local(&loc, &tot, size, 1);
     S.cnt = (int64_t *)calloc((size_t)size, sizeof(int64_t));
     S.pos = (int64_t *)calloc((size_t)size, sizeof(int64_t));

@@ -557,9 +557,17 @@ def raise_first_bad(P, first_bad, row_bytes=None):
     ``first_bad`` is the first sample (row) that failed the check.  The message is the
     one :func:`check_proba_chunk` gives for the chunk of rows holding it (the chunks of
     the numpy path, ``row_bytes`` per row; default the size of a row of ``P``), so both
-    paths name the same entry.  The compiled check sums a row in float64: at the last
-    ulps of the tolerance it may reject a float32 row whose float32 sum passes, and the
-    message then gives the float64 sum.
+    paths name the same entry.  The compiled check adds a row's entries in another order
+    than numpy's matrix-vector product: within a few ulps of the tolerance the two sums
+    can disagree, and when numpy's passes the message gives the row's float64 sum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> raise_first_bad(np.array([0.2, 1.5, 0.3]), 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_proba must contain probabilities in [0, 1]; y_proba[1] = 1.5
     """
     if row_bytes is None:
         row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
