@@ -7,25 +7,16 @@ import tracemalloc
 
 import numpy as np
 
+from skcalib._show_versions import kernels_info
+
 
 def parse_args(description):
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test in CI")
     parser.add_argument("--repeat", type=int, default=None, help="timing repetitions")
     args = parser.parse_args()
-    print(f"binning kernels: {kernels()}")
+    print(f"binning kernels: {kernels_info()}")
     return args
-
-
-def kernels():
-    """Which implementation of the binning kernels skcalib runs here."""
-    from skcalib.metrics import _binning
-
-    if _binning.KERNELS is not None:
-        return "compiled (skcalib/metrics/_ckernels.c)"
-    if _binning._ckernels is not None:
-        return "numpy (SKCALIB_DISABLE_COMPILED=1)"
-    return "numpy (skcalib was built without its compiled kernels)"
 
 
 def median_time(func, repeat):

@@ -5,6 +5,7 @@ cannot.  ``import skcalib`` never imports matplotlib.
 """
 
 from . import metrics
+from ._show_versions import show_versions
 
 
 def _register_scorers():
@@ -31,4 +32,4 @@ del _register_scorers
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["metrics", "__version__"]
+__all__ = ["metrics", "show_versions", "__version__"]

@@ -17,13 +17,18 @@ __all__ = ["main"]
 def build_parser():
     """The argument parser of the ``skcalib`` command."""
     from . import __version__
+    from ._show_versions import kernels_info
     from .report._cli import add_report_parser
 
     parser = argparse.ArgumentParser(
         prog="skcalib",
         description="Calibration and uncertainty metrics for scikit-learn models.",
     )
-    parser.add_argument("--version", action="version", version=f"skcalib {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"skcalib {__version__} (binning kernels: {kernels_info()})",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_report_parser(sub)
     return parser
