@@ -11,6 +11,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn import config_context
 
@@ -403,3 +405,68 @@ def test_raise_first_bad_names_the_float64_sum_when_the_dtype_sum_passes():
     row = np.array([[0.5, 0.5 + PROBA_TOLERANCE / 2]], dtype=np.float32)
     with pytest.raises(ValueError, match=r"row 0 sums to 1\.000"):
         raise_first_bad(row, 0)
+
+
+# --------------------------------------------------------------------------------------
+# property: any valid input gives the same statistics on both paths
+# --------------------------------------------------------------------------------------
+
+
+@st.composite
+def binning_cases(draw):
+    """Probabilities (many on bin edges), labels, weights and binning options."""
+    n = draw(st.integers(1, 60))
+    k = draw(st.integers(1, 6))
+    n_bins = draw(st.integers(1, 25))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    if k == 1:
+        P = rng.integers(0, n_bins + 1, n) / n_bins if draw(st.booleans()) else rng.random(n)
+    else:
+        P = rng.dirichlet(np.ones(k) * draw(st.sampled_from([0.1, 1.0, 5.0])), size=n)
+        snap = rng.random(n) < 0.5  # rows [e, 1 - e, 0, ...] with e on an edge
+        e = rng.integers(0, n_bins + 1, n) / n_bins
+        P[snap] = 0
+        P[snap, 0] = e[snap]
+        P[snap, 1] = 1 - e[snap]
+    y = rng.integers(0, max(k, 2), n)
+    dtype = draw(st.sampled_from([np.float64, np.float32]))
+    P = P.astype(dtype)
+    if k > 1:
+        P = _layouts(P)[draw(st.sampled_from(["C", "F", "strided"]))]
+    weights = draw(st.sampled_from([None, "int", "float"]))
+    w = None
+    if weights == "int":
+        w = rng.integers(0, 3, n).astype(float)
+        w[0] = 1
+    elif weights == "float":
+        w = rng.random(n) + 0.01
+    options = dict(
+        n_bins=n_bins,
+        multiclass=draw(st.sampled_from(["auto", "top_label", "classwise"])),
+        strategy=draw(st.sampled_from(["uniform", "quantile"])),
+        threshold=draw(st.sampled_from([0.0, 0.0, 0.1, 0.5])),
+        sample_weight=w,
+        labels=list(range(max(k, 2))),
+    )
+    return y, P, options
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(binning_cases())
+def test_property_bin_stats_same_on_both_paths(case):
+    y, P, options = case
+    compiled = compute_bin_stats(y, P, **options)
+    saved = _binning.KERNELS
+    _binning.KERNELS = None
+    try:
+        plain = compute_bin_stats(y, P, **options)
+    finally:
+        _binning.KERNELS = saved
+    assert_array_equal(compiled.bin_edges, plain.bin_edges)
+    assert_allclose(compiled.count, plain.count, rtol=1e-12, atol=0)
+    assert_allclose(compiled.sum_true, plain.sum_true, rtol=1e-12, atol=0)
+    assert_allclose(compiled.sum_proba, plain.sum_proba, rtol=1e-12, atol=1e-15)
+    if options["sample_weight"] is None:  # counts of samples: exact
+        assert_array_equal(compiled.count, plain.count)
