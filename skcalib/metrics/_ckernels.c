@@ -885,6 +885,181 @@ row_top(const char *r, Py_ssize_t k, const int t, int check, double tol, double 
 #endif
 }
 
+#ifdef SKCALIB_SSE2
+/*
+ * The top-label pass over a Fortran-ordered array (each column contiguous, as pandas
+ * DataFrames and OneVsRestClassifier give): a block of rows is read column by column,
+ * each column a contiguous run, two (float64) or four (float32) rows per instruction,
+ * keeping per row in L1 the maximum, its first column (as a float: exact below 2**24
+ * columns) and the row sum (in the array's type, as the row kernels).  A negative
+ * entry turns the sum into NaN, which fails the check as NaN does.
+ */
+static Py_ssize_t
+top_label_columns_f64(const char *P, Py_ssize_t s1, Py_ssize_t n, Py_ssize_t k, const char *py,
+                      Py_ssize_t sy, int ty, int check, double tol, double *conf,
+                      uint8_t *outcome, int64_t *yb, Py_ssize_t R, double *vm, double *am,
+                      double *sm)
+{
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d nanv = _mm_castsi128_pd(_mm_set1_epi64x(0x7ff8000000000000LL));
+    Py_ssize_t i0, i, j;
+    for (i0 = 0; i0 < n; i0 += R) {
+        const Py_ssize_t m = n - i0 < R ? n - i0 : R;
+        const double *first = (const double *)P + i0;
+        for (i = 0; i < m; i++) {
+            vm[i] = first[i];
+            am[i] = 0;
+            sm[i] = first[i] < 0 ? NAN : first[i];
+        }
+        /* four columns per pass over the per-row state, which then moves a quarter as
+           often between the cache and the registers */
+        for (j = 1; j + 4 <= k; j += 4) {
+            const double *c0 = (const double *)(P + j * s1) + i0;
+            const double *c1 = (const double *)(P + (j + 1) * s1) + i0;
+            const double *c2 = (const double *)(P + (j + 2) * s1) + i0;
+            const double *c3 = (const double *)(P + (j + 3) * s1) + i0;
+            const __m128d j0 = _mm_set1_pd((double)j), j1 = _mm_set1_pd((double)(j + 1));
+            const __m128d j2 = _mm_set1_pd((double)(j + 2)), j3 = _mm_set1_pd((double)(j + 3));
+            for (i = 0; i + 2 <= m; i += 2) {
+                __m128d cur = _mm_loadu_pd(vm + i), a = _mm_loadu_pd(am + i), v, up;
+                __m128d sum = _mm_loadu_pd(sm + i);
+#define STEP_PD(C, JV)                                                                     \
+    v = _mm_loadu_pd(C + i);                                                               \
+    up = _mm_cmpgt_pd(v, cur);                                                             \
+    cur = _mm_max_pd(v, cur);                                                              \
+    a = _mm_or_pd(_mm_and_pd(up, JV), _mm_andnot_pd(up, a));                               \
+    if (check) sum = _mm_add_pd(sum, _mm_or_pd(v, _mm_and_pd(_mm_cmplt_pd(v, zero), nanv)));
+                STEP_PD(c0, j0) STEP_PD(c1, j1) STEP_PD(c2, j2) STEP_PD(c3, j3)
+#undef STEP_PD
+                _mm_storeu_pd(vm + i, cur);
+                _mm_storeu_pd(am + i, a);
+                _mm_storeu_pd(sm + i, sum);
+            }
+            for (; i < m; i++) {
+                const double *cs[4] = {c0, c1, c2, c3};
+                int q;
+                for (q = 0; q < 4; q++) {
+                    const double v = cs[q][i];
+                    if (v > vm[i]) vm[i] = v, am[i] = (double)(j + q);
+                    sm[i] += v < 0 ? NAN : v;
+                }
+            }
+        }
+        for (; j < k; j++) {
+            const double *col = (const double *)(P + j * s1) + i0;
+            const __m128d jv = _mm_set1_pd((double)j);
+            for (i = 0; i + 2 <= m; i += 2) {
+                const __m128d v = _mm_loadu_pd(col + i), cur = _mm_loadu_pd(vm + i);
+                const __m128d up = _mm_cmpgt_pd(v, cur);
+                _mm_storeu_pd(vm + i, _mm_max_pd(v, cur));
+                _mm_storeu_pd(am + i, _mm_or_pd(_mm_and_pd(up, jv),
+                                                _mm_andnot_pd(up, _mm_loadu_pd(am + i))));
+                if (check) {
+                    const __m128d vn = _mm_or_pd(v, _mm_and_pd(_mm_cmplt_pd(v, zero), nanv));
+                    _mm_storeu_pd(sm + i, _mm_add_pd(_mm_loadu_pd(sm + i), vn));
+                }
+            }
+            for (; i < m; i++) {
+                const double v = col[i];
+                if (v > vm[i]) vm[i] = v, am[i] = (double)j;
+                sm[i] += v < 0 ? NAN : v;
+            }
+        }
+        load_ints(yb, py + i0 * sy, sy, m, ty);
+        for (i = 0; i < m; i++) {
+            const Py_ssize_t a = (Py_ssize_t)am[i];
+            if (check && !sum_ok(sm[i], tol)) return i0 + i;
+            conf[i0 + i] = *((const double *)(P + a * s1) + i0 + i);
+            outcome[i0 + i] = (uint8_t)(a == yb[i]);
+        }
+    }
+    return -1;
+}
+
+static Py_ssize_t
+top_label_columns_f32(const char *P, Py_ssize_t s1, Py_ssize_t n, Py_ssize_t k, const char *py,
+                      Py_ssize_t sy, int ty, int check, double tol, float *conf,
+                      uint8_t *outcome, int64_t *yb, Py_ssize_t R, float *vm, float *am,
+                      float *sm)
+{
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 nanv = _mm_castsi128_ps(_mm_set1_epi32(0x7fc00000));
+    Py_ssize_t i0, i, j;
+    for (i0 = 0; i0 < n; i0 += R) {
+        const Py_ssize_t m = n - i0 < R ? n - i0 : R;
+        const float *first = (const float *)P + i0;
+        for (i = 0; i < m; i++) {
+            vm[i] = first[i];
+            am[i] = 0;
+            sm[i] = first[i] < 0 ? NAN : first[i];
+        }
+        for (j = 1; j + 4 <= k; j += 4) {
+            const float *c0 = (const float *)(P + j * s1) + i0;
+            const float *c1 = (const float *)(P + (j + 1) * s1) + i0;
+            const float *c2 = (const float *)(P + (j + 2) * s1) + i0;
+            const float *c3 = (const float *)(P + (j + 3) * s1) + i0;
+            const __m128 j0 = _mm_set1_ps((float)j), j1 = _mm_set1_ps((float)(j + 1));
+            const __m128 j2 = _mm_set1_ps((float)(j + 2)), j3 = _mm_set1_ps((float)(j + 3));
+            for (i = 0; i + 4 <= m; i += 4) {
+                __m128 cur = _mm_loadu_ps(vm + i), a = _mm_loadu_ps(am + i), v, up;
+                __m128 sum = _mm_loadu_ps(sm + i);
+#define STEP_PS(C, JV)                                                                     \
+    v = _mm_loadu_ps(C + i);                                                               \
+    up = _mm_cmpgt_ps(v, cur);                                                             \
+    cur = _mm_max_ps(v, cur);                                                              \
+    a = _mm_or_ps(_mm_and_ps(up, JV), _mm_andnot_ps(up, a));                               \
+    if (check) sum = _mm_add_ps(sum, _mm_or_ps(v, _mm_and_ps(_mm_cmplt_ps(v, zero), nanv)));
+                STEP_PS(c0, j0) STEP_PS(c1, j1) STEP_PS(c2, j2) STEP_PS(c3, j3)
+#undef STEP_PS
+                _mm_storeu_ps(vm + i, cur);
+                _mm_storeu_ps(am + i, a);
+                _mm_storeu_ps(sm + i, sum);
+            }
+            for (; i < m; i++) {
+                const float *cs[4] = {c0, c1, c2, c3};
+                int q;
+                for (q = 0; q < 4; q++) {
+                    const float v = cs[q][i];
+                    if (v > vm[i]) vm[i] = v, am[i] = (float)(j + q);
+                    sm[i] += v < 0 ? NAN : v;
+                }
+            }
+        }
+        for (; j < k; j++) {
+            const float *col = (const float *)(P + j * s1) + i0;
+            const __m128 jv = _mm_set1_ps((float)j);
+            for (i = 0; i + 4 <= m; i += 4) {
+                const __m128 v = _mm_loadu_ps(col + i), cur = _mm_loadu_ps(vm + i);
+                const __m128 up = _mm_cmpgt_ps(v, cur);
+                _mm_storeu_ps(vm + i, _mm_max_ps(v, cur));
+                _mm_storeu_ps(am + i, _mm_or_ps(_mm_and_ps(up, jv),
+                                               _mm_andnot_ps(up, _mm_loadu_ps(am + i))));
+                if (check) {
+                    const __m128 vn = _mm_or_ps(v, _mm_and_ps(_mm_cmplt_ps(v, zero), nanv));
+                    _mm_storeu_ps(sm + i, _mm_add_ps(_mm_loadu_ps(sm + i), vn));
+                }
+            }
+            for (; i < m; i++) {
+                const float v = col[i];
+                if (v > vm[i]) vm[i] = v, am[i] = (float)j;
+                sm[i] += v < 0 ? NAN : v;
+            }
+        }
+        load_ints(yb, py + i0 * sy, sy, m, ty);
+        for (i = 0; i < m; i++) {
+            const Py_ssize_t a = (Py_ssize_t)am[i];
+            if (check && !sum_ok((double)sm[i], tol)) return i0 + i;
+            conf[i0 + i] = *((const float *)(P + a * s1) + i0 + i);
+            outcome[i0 + i] = (uint8_t)(a == yb[i]);
+        }
+    }
+    return -1;
+}
+#endif
+
+/* rows per block of the column-wise pass */
+#define COLUMN_BLOCK 8192
+
 FORCE_INLINE Py_ssize_t
 top_label_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssize_t n,
                Py_ssize_t k, const char *py, Py_ssize_t sy, int ty, int check, double tol,
@@ -952,6 +1127,40 @@ top_label(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "outcome must be a contiguous bool vector");
         goto done;
     }
+#ifdef SKCALIB_SSE2
+    if (P.view.strides[0] == P.view.itemsize && P.view.strides[1] != P.view.itemsize && n > 1 &&
+        k < (1 << 24)) {
+        /* Fortran order: column by column */
+        const Py_ssize_t Rc = COLUMN_BLOCK;
+        char *scratch = (char *)malloc((size_t)Rc * 3 * sizeof(double));
+        yb = (int64_t *)malloc((size_t)Rc * sizeof(int64_t));
+        if (scratch == NULL || yb == NULL) {
+            free(scratch);
+            PyErr_NoMemory();
+            goto done;
+        }
+        {
+            const char *pP = (const char *)P.view.buf, *py = (const char *)y.view.buf;
+            const Py_ssize_t s1 = P.view.strides[1], sy = y.view.strides[0];
+            const int ty = y.type;
+            char *vm = scratch, *am = scratch + Rc * sizeof(double);
+            char *sm = am + Rc * sizeof(double);
+            Py_BEGIN_ALLOW_THREADS
+            if (P.type == T_F64)
+                bad = top_label_columns_f64(pP, s1, n, k, py, sy, ty, check, tol,
+                                            (double *)cf.view.buf, (uint8_t *)out.view.buf, yb,
+                                            Rc, (double *)vm, (double *)am, (double *)sm);
+            else
+                bad = top_label_columns_f32(pP, s1, n, k, py, sy, ty, check, tol,
+                                            (float *)cf.view.buf, (uint8_t *)out.view.buf, yb,
+                                            Rc, (float *)vm, (float *)am, (float *)sm);
+            Py_END_ALLOW_THREADS
+        }
+        free(scratch);
+        result = PyLong_FromSsize_t(bad);
+        goto done;
+    }
+#endif
     R = block_rows(k, P.view.itemsize, 0);
     yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
     buf = P.view.strides[1] == P.view.itemsize ? NULL
