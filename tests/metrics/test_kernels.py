@@ -323,6 +323,36 @@ def test_threshold_compares_float32_values_exactly(monkeypatch, compiled):
 
 
 @needs_compiled
+def test_negative_strides(monkeypatch):
+    # reversed views (negative strides) give the numbers of their copies
+    rng = np.random.default_rng(10)
+    y, P = _multiclass_data(rng, 700, 4, np.float64)
+    w = rng.random(700)[::-1]
+    views = [
+        (P[::-1], np.arange(4)),
+        (P[::-1, ::-1], np.arange(4)[::-1]),  # reversed columns: classes in reverse order
+        (np.asfortranarray(P)[::-1], np.arange(4)),
+    ]
+    for mc in ("top_label", "classwise"):
+        for view, labels in views:
+
+            def metric(v=view, labels=labels):
+                return general_calibration_error(
+                    y[::-1], v, multiclass=mc, sample_weight=w, labels=labels
+                )
+
+            got, ref = both(monkeypatch, metric)
+            copy = metric(np.array(view))
+            assert got == pytest.approx(ref, rel=1e-12)
+            assert got == pytest.approx(copy, rel=1e-12)
+    p = rng.random(500)
+    yb = (rng.random(500) < p).astype(int)
+    got, ref = both(monkeypatch, lambda: expected_calibration_error(yb[::-1], p[::-1]))
+    assert got == pytest.approx(ref, rel=1e-12)
+    assert got == pytest.approx(expected_calibration_error(yb, p), rel=1e-12)
+
+
+@needs_compiled
 def test_inputs_not_modified_by_the_kernels():
     rng = np.random.default_rng(7)
     y, P = _multiclass_data(rng, 400, 4, np.float32)
