@@ -65,12 +65,11 @@ def main():
     PF = np.asfortranarray(P)
     report(
         f"top-label ECE {n}x{k} float64 Fortran-ordered",
-        lambda: expected_calibration_error(y, PF, labels=np.arange(k)),
-        lambda: PF.max(axis=1),
+        lambda PF=PF: expected_calibration_error(y, PF, labels=np.arange(k)),
+        lambda PF=PF: PF.max(axis=1),
         PF.nbytes,
         repeat,
     )
-    del PF
 
     # 2. binary ECE, 15 bins, n = 10,000,000
     n = 100_000 if quick else 10_000_000
