@@ -336,7 +336,7 @@ def test_negative_strides(monkeypatch):
     for mc in ("top_label", "classwise"):
         for view, labels in views:
 
-            def metric(v=view, labels=labels):
+            def metric(v=view, labels=labels, mc=mc):
                 return general_calibration_error(
                     y[::-1], v, multiclass=mc, sample_weight=w, labels=labels
                 )
