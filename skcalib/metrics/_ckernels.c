@@ -1089,7 +1089,7 @@ top_label_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssiz
  *
  * For each row of P (n, k): conf[i] = the maximum, outcome[i] = (first column of the
  * maximum == y[i]); conf is a contiguous vector of P's dtype, outcome of bool.  With
- * check, each row must hold entries >= 0 summing to 1 within tol (the sum in float64):
+ * check, each row must hold entries >= 0 summing to 1 within tol (summed in P's dtype):
  * the first failing row is returned, else -1.
  */
 static PyObject *
