@@ -1247,65 +1247,175 @@ row_ok(const char *r, Py_ssize_t k, const int t, double tol)
  * Class-wise sums with the same edges for every class: per row, every entry goes to its
  * class's bin (count, sum_proba), and the row's true-class entry adds the weight to the
  * sum_true of its bin.  Without weights and threshold and with equal-width edges, the
- * counts are integers (S->cnt, S->pos: the true-class counts).  Returns the first row
- * that fails the check, -2 - row for a label outside [0, k), else -1.
+ * counts are integers (S->cnt, S->pos: the true-class counts) and row i adds its
+ * probabilities to copy i % COPIES of the accumulators, which are added to the totals
+ * every RB rows: the column pass below does the same, so that C- and Fortran-ordered
+ * arrays give the same sums to the last bit.  Returns the first row that fails the
+ * check, -2 - row for a label outside [0, k), else -1.
  */
 FORCE_INLINE Py_ssize_t
 classwise_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssize_t n,
                Py_ssize_t k, const char *py, Py_ssize_t sy, int ty, const char *pw,
                Py_ssize_t sw, const Bins *B, double thr, int check, double tol, Sums *loc,
-               Sums *tot, char *buf, int64_t *yb, Py_ssize_t R, Scratch *S)
+               Sums *tot, char *buf, int64_t *yb, Py_ssize_t R, Py_ssize_t RB, Scratch *S)
 {
     const Py_ssize_t itemsize = t == T_F64 ? 8 : 4, stride = B->nb + 1, size = k * stride;
     const int fast = B->uniform && pw == NULL && !(thr > 0);
     const double *el = B->el;
     const double dnb = B->dnb, top = B->top;
-    Py_ssize_t i0, i, j;
-    for (i0 = 0; i0 < n; i0 += R) {
-        const Py_ssize_t m = n - i0 < R ? n - i0 : R;
-        Py_ssize_t rs;
-        const char *rows = rows_of(P, s0, s1, itemsize, k, i0, m, buf, &rs);
-        load_ints(yb, py + i0 * sy, sy, m, ty);
-        for (i = 0; i < m; i++) {
-            const char *r = rows + i * rs;
-            const int64_t yi = yb[i];
-            if (yi < 0 || yi >= k) return -2 - (i0 + i);
-            if (check && !row_ok(r, k, t, tol)) return i0 + i;
-            if (fast) {
-                double *const sp = loc->sp;
-                int64_t *const cnt = S->cnt;
-                const int with_count = loc->count != NULL;
-                Py_ssize_t off = 0;
-                for (j = 0; j < k; j++, off += stride) {
-                    const double p = load_p(r, j * itemsize, t);
-                    const Py_ssize_t c = uniform_bin(el, dnb, top, p) + off;
-                    sp[c] += p;
-                    if (with_count) cnt[c] += 1;
+    Py_ssize_t f0, i0, i, j;
+    /* the sums are added to the totals every RB rows; the rows are read R at a time */
+    for (f0 = 0; f0 < n; f0 += RB) {
+        const Py_ssize_t fend = n - f0 < RB ? n : f0 + RB;
+        for (i0 = f0; i0 < fend; i0 += R) {
+            const Py_ssize_t m = fend - i0 < R ? fend - i0 : R;
+            Py_ssize_t rs;
+            const char *rows = rows_of(P, s0, s1, itemsize, k, i0, m, buf, &rs);
+            load_ints(yb, py + i0 * sy, sy, m, ty);
+            for (i = 0; i < m; i++) {
+                const char *r = rows + i * rs;
+                const int64_t yi = yb[i];
+                if (yi < 0 || yi >= k) return -2 - (i0 + i);
+                if (check && !row_ok(r, k, t, tol)) return i0 + i;
+                if (fast) {
+                    /* the copy of the accumulators of this row (as in the column pass) */
+                    double *const sp = loc->sp + ((i0 + i) & (COPIES - 1)) * size;
+                    int64_t *const cnt = S->cnt + ((i0 + i) & (COPIES - 1)) * size;
+                    const int with_count = loc->count != NULL;
+                    Py_ssize_t off = 0;
+                    for (j = 0; j < k; j++, off += stride) {
+                        const double p = load_p(r, j * itemsize, t);
+                        const Py_ssize_t c = uniform_bin(el, dnb, top, p) + off;
+                        sp[c] += p;
+                        if (with_count) cnt[c] += 1;
+                    }
+                    S->pos[yi * stride + uniform_bin(el, dnb, top, load_p(r, yi * itemsize, t))] +=
+                        1;
+                    continue;
                 }
-                S->pos[yi * stride + uniform_bin(el, dnb, top, load_p(r, yi * itemsize, t))] += 1;
-                continue;
-            }
-            {
-                const double w = pw ? *(const double *)(pw + (i0 + i) * sw) : 1.0;
-                double p;
-                for (j = 0; j < k; j++) {
-                    Py_ssize_t b;
-                    p = load_p(r, j * itemsize, t);
-                    if (thr > 0 && !(p > thr)) continue;
-                    b = j * stride + bin_of(B, p);
-                    loc->sp[b] += w * p;
-                    if (loc->count) loc->count[b] += w;
-                    if (loc->sq) loc->sq[b] += w * w;
+                {
+                    const double w = pw ? *(const double *)(pw + (i0 + i) * sw) : 1.0;
+                    double p;
+                    for (j = 0; j < k; j++) {
+                        Py_ssize_t b;
+                        p = load_p(r, j * itemsize, t);
+                        if (thr > 0 && !(p > thr)) continue;
+                        b = j * stride + bin_of(B, p);
+                        loc->sp[b] += w * p;
+                        if (loc->count) loc->count[b] += w;
+                        if (loc->sq) loc->sq[b] += w * w;
+                    }
+                    p = load_p(r, yi * itemsize, t);
+                    if (!(thr > 0 && !(p > thr))) loc->st[yi * stride + bin_of(B, p)] += w;
                 }
-                p = load_p(r, yi * itemsize, t);
-                if (!(thr > 0 && !(p > thr))) loc->st[yi * stride + bin_of(B, p)] += w;
             }
         }
-        if (fast) flush_ints(loc, S, size);
-        flush(tot, loc, size, 1);
+        if (fast) {
+            flush_ints(loc, S, COPIES * size);
+            flush(tot, loc, size, COPIES);
+        }
+        else {
+            flush(tot, loc, size, 1);
+        }
     }
     return -1;
 }
+
+#ifdef SKCALIB_SSE2
+/* rs[i] += col[i], or NaN for a negative entry (the row then fails the check) */
+static void
+add_column_f64(double *rs, const double *col, Py_ssize_t m)
+{
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d nanv = _mm_castsi128_pd(_mm_set1_epi64x(0x7ff8000000000000LL));
+    Py_ssize_t i = 0;
+    for (; i + 2 <= m; i += 2) {
+        const __m128d v = _mm_loadu_pd(col + i);
+        const __m128d vn = _mm_or_pd(v, _mm_and_pd(_mm_cmplt_pd(v, zero), nanv));
+        _mm_storeu_pd(rs + i, _mm_add_pd(_mm_loadu_pd(rs + i), vn));
+    }
+    for (; i < m; i++) rs[i] += col[i] < 0 ? NAN : col[i];
+}
+
+static void
+add_column_f32(float *rs, const float *col, Py_ssize_t m)
+{
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 nanv = _mm_castsi128_ps(_mm_set1_epi32(0x7fc00000));
+    Py_ssize_t i = 0;
+    for (; i + 4 <= m; i += 4) {
+        const __m128 v = _mm_loadu_ps(col + i);
+        const __m128 vn = _mm_or_ps(v, _mm_and_ps(_mm_cmplt_ps(v, zero), nanv));
+        _mm_storeu_ps(rs + i, _mm_add_ps(_mm_loadu_ps(rs + i), vn));
+    }
+    for (; i < m; i++) rs[i] += col[i] < 0 ? NAN : col[i];
+}
+
+/*
+ * The class-wise fast path (equal-width edges, no weights, no threshold) over a
+ * Fortran-ordered array: each column is one class, read as a contiguous run and binned
+ * into that class's bins (four interleaved copies of the accumulators, as the 1-D
+ * kernel: a column's values often share a bin); the row sums of the check are added
+ * column by column; then each row's true-class entry.  Same results and return values
+ * as classwise_impl.
+ */
+FORCE_INLINE Py_ssize_t
+classwise_columns_impl(const char *P, Py_ssize_t s1, const int t, Py_ssize_t n, Py_ssize_t k,
+                       const char *py, Py_ssize_t sy, int ty, const Bins *B, int check,
+                       double tol, Sums *loc, Sums *tot, int64_t *yb, Py_ssize_t R, Scratch *S,
+                       char *rs)
+{
+    const Py_ssize_t itemsize = t == T_F64 ? 8 : 4, stride = B->nb + 1, size = k * stride;
+    const double *el = B->el;
+    const double dnb = B->dnb, top = B->top;
+    double *const sp = loc->sp;
+    int64_t *const cnt = S->cnt;
+    const int with_count = loc->count != NULL;
+    Py_ssize_t i0, i, j;
+    for (i0 = 0; i0 < n; i0 += R) {
+        const Py_ssize_t m = n - i0 < R ? n - i0 : R;
+        if (check) memset(rs, 0, (size_t)m * (size_t)itemsize);
+        for (j = 0; j < k; j++) {
+            const char *col = P + j * s1 + i0 * itemsize;
+            const Py_ssize_t off = j * stride;
+            i = 0;
+            /* row i0 + i goes to copy (i0 + i) % COPIES, as in classwise_impl (R, and so
+               i0, is a multiple of COPIES) */
+#define LANE(L, COPY)                                                                      \
+    {                                                                                      \
+        const double p = load_p(col, (i + L) * itemsize, t);                               \
+        const Py_ssize_t c = uniform_bin(el, dnb, top, p) + off + (COPY) * size;           \
+        sp[c] += p;                                                                        \
+        if (with_count) cnt[c] += 1;                                                       \
+    }
+            for (; i + 4 <= m; i += 4) {
+                LANE(0, 0) LANE(1, 1) LANE(2, 2) LANE(3, 3)
+            }
+            for (; i < m; i++) LANE(0, i & (COPIES - 1))
+#undef LANE
+            if (check) {
+                if (t == T_F64) add_column_f64((double *)rs, (const double *)col, m);
+                else add_column_f32((float *)rs, (const float *)col, m);
+            }
+        }
+        load_ints(yb, py + i0 * sy, sy, m, ty);
+        for (i = 0; i < m; i++) {
+            const int64_t yi = yb[i];
+            double p;
+            if (yi < 0 || yi >= k) return -2 - (i0 + i);
+            if (check) {
+                const double sum = t == T_F64 ? ((double *)rs)[i] : (double)((float *)rs)[i];
+                if (!sum_ok(sum, tol)) return i0 + i;
+            }
+            p = load_p(P + yi * s1, (i0 + i) * itemsize, t);
+            S->pos[yi * stride + uniform_bin(el, dnb, top, p)] += 1;
+        }
+        flush_ints(loc, S, COPIES * size);
+        flush(tot, loc, size, COPIES);
+    }
+    return -1;
+}
+#endif
 
 /*
  * accumulate_classwise(P, y, weight, edges, uniform, threshold, check, tol,
@@ -1325,7 +1435,8 @@ accumulate_classwise(PyObject *self, PyObject *args)
     Bins B = {0};
     Sums tot, loc;
     Scratch S = {0};
-    Py_ssize_t n, k, size, R, bad = -1;
+    Py_ssize_t n, k, size, R, RB, bad = -1;
+    int fast;
     double *mem = NULL;
     char *buf = NULL;
     int64_t *yb = NULL;
@@ -1354,11 +1465,48 @@ accumulate_classwise(PyObject *self, PyObject *args)
     tot.sp = (double *)asp.view.buf;
     tot.st = (double *)ast.view.buf;
     tot.sq = asq.held && w.held ? (double *)asq.view.buf : NULL;
+    /* the fast path's flush blocks: the same for every memory layout */
+    fast = uniform && !w.held && !(thr > 0);
+    RB = COLUMN_BLOCK > 4 * (B.nb + 1) ? COLUMN_BLOCK : 4 * (B.nb + 1);
+#ifdef SKCALIB_SSE2
+    if (P.view.strides[0] == P.view.itemsize && P.view.strides[1] != P.view.itemsize && n > 1 &&
+        fast) {
+        /* Fortran order: column by column */
+        char *rs = NULL;
+        R = RB;
+        mem = alloc_local(&loc, &tot, size, COPIES);
+        S.cnt = (int64_t *)calloc((size_t)(COPIES * size), sizeof(int64_t));
+        S.pos = (int64_t *)calloc((size_t)(COPIES * size), sizeof(int64_t));
+        yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
+        rs = (char *)malloc((size_t)R * sizeof(double));
+        if (mem == NULL || yb == NULL || S.cnt == NULL || S.pos == NULL || rs == NULL) {
+            free(rs);
+            PyErr_NoMemory();
+            goto done;
+        }
+        {
+            const char *pP = (const char *)P.view.buf, *py = (const char *)y.view.buf;
+            const Py_ssize_t s1 = P.view.strides[1], sy = y.view.strides[0];
+            const int ty = y.type;
+            Py_BEGIN_ALLOW_THREADS
+            if (P.type == T_F64)
+                bad = classwise_columns_impl(pP, s1, T_F64, n, k, py, sy, ty, &B, check, tol, &loc,
+                                             &tot, yb, R, &S, rs);
+            else
+                bad = classwise_columns_impl(pP, s1, T_F32, n, k, py, sy, ty, &B, check, tol, &loc,
+                                             &tot, yb, R, &S, rs);
+            Py_END_ALLOW_THREADS
+        }
+        free(rs);
+        goto finish;
+    }
+#endif
     /* blocks large enough that adding the local sums to the totals costs little */
     R = block_rows(k, P.view.itemsize, 4 * size);
-    mem = alloc_local(&loc, &tot, size, 1);
-    S.cnt = (int64_t *)calloc((size_t)size, sizeof(int64_t));
-    S.pos = (int64_t *)calloc((size_t)size, sizeof(int64_t));
+    if (!fast) RB = R;
+    mem = alloc_local(&loc, &tot, size, fast ? COPIES : 1);
+    S.cnt = (int64_t *)calloc((size_t)((fast ? COPIES : 1) * size), sizeof(int64_t));
+    S.pos = (int64_t *)calloc((size_t)((fast ? COPIES : 1) * size), sizeof(int64_t));
     yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
     buf = P.view.strides[1] == P.view.itemsize ? NULL
                                                 : (char *)malloc((size_t)(R * k) * P.view.itemsize);
@@ -1376,12 +1524,15 @@ accumulate_classwise(PyObject *self, PyObject *args)
         Py_BEGIN_ALLOW_THREADS
         if (P.type == T_F64)
             bad = classwise_impl(pP, s0, s1, T_F64, n, k, py, sy, ty, pw, sw, &B, thr, check, tol,
-                                 &loc, &tot, buf, yb, R, &S);
+                                 &loc, &tot, buf, yb, R, RB, &S);
         else
             bad = classwise_impl(pP, s0, s1, T_F32, n, k, py, sy, ty, pw, sw, &B, thr, check, tol,
-                                 &loc, &tot, buf, yb, R, &S);
+                                 &loc, &tot, buf, yb, R, RB, &S);
         Py_END_ALLOW_THREADS
     }
+#ifdef SKCALIB_SSE2
+finish:
+#endif
     if (bad <= -2) {
         PyErr_Format(PyExc_ValueError, "y[%zd] is not a class index in [0, %zd)", -2 - bad, k);
         goto done;

@@ -323,6 +323,22 @@ def test_threshold_compares_float32_values_exactly(monkeypatch, compiled):
 
 
 @needs_compiled
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_layouts_give_identical_sums(dtype):
+    # C order, Fortran order (read column by column) and strided views add the same
+    # values in the same order: the same sums to the last bit, over several blocks
+    rng = np.random.default_rng(11)
+    y, P = _multiclass_data(rng, 20_003, 6, dtype)
+    for mc in ("classwise", "top_label"):
+        ref = compute_bin_stats(y, P, multiclass=mc)
+        for name, Q in _layouts(P).items():
+            stats = compute_bin_stats(y, Q, multiclass=mc)
+            assert_array_equal(stats.sum_proba, ref.sum_proba, err_msg=f"{mc} {name}")
+            assert_array_equal(stats.count, ref.count, err_msg=f"{mc} {name}")
+            assert_array_equal(stats.sum_true, ref.sum_true, err_msg=f"{mc} {name}")
+
+
+@needs_compiled
 def test_negative_strides(monkeypatch):
     # reversed views (negative strides) give the numbers of their copies
     rng = np.random.default_rng(10)
