@@ -343,6 +343,9 @@ alloc_local(Sums *loc, const Sums *tot, Py_ssize_t size, Py_ssize_t copies)
 /* Interleaved copies of the 1-D accumulators: consecutive values in the same bin then
    update different memory, so that the additions do not wait for each other. */
 #define COPIES 4
+/* the same for the class-wise accumulators, k times larger: two copies keep them in L1
+   for a hundred classes (four would spill, and cost more than they save) */
+#define CW_COPIES 2
 
 /* Whether the values x[0..m) lie in [0, 1] (NaN fails). */
 FORCE_INLINE int
@@ -1248,7 +1251,7 @@ row_ok(const char *r, Py_ssize_t k, const int t, double tol)
  * class's bin (count, sum_proba), and the row's true-class entry adds the weight to the
  * sum_true of its bin.  Without weights and threshold and with equal-width edges, the
  * counts are integers (S->cnt, S->pos: the true-class counts) and row i adds its
- * probabilities to copy i % COPIES of the accumulators, which are added to the totals
+ * probabilities to copy i % CW_COPIES of the accumulators, which are added to the totals
  * every RB rows: the column pass below does the same, so that C- and Fortran-ordered
  * arrays give the same sums to the last bit.  Returns the first row that fails the
  * check, -2 - row for a label outside [0, k), else -1.
@@ -1279,8 +1282,8 @@ classwise_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssiz
                 if (check && !row_ok(r, k, t, tol)) return i0 + i;
                 if (fast) {
                     /* the copy of the accumulators of this row (as in the column pass) */
-                    double *const sp = loc->sp + ((i0 + i) & (COPIES - 1)) * size;
-                    int64_t *const cnt = S->cnt + ((i0 + i) & (COPIES - 1)) * size;
+                    double *const sp = loc->sp + ((i0 + i) & (CW_COPIES - 1)) * size;
+                    int64_t *const cnt = S->cnt + ((i0 + i) & (CW_COPIES - 1)) * size;
                     const int with_count = loc->count != NULL;
                     Py_ssize_t off = 0;
                     for (j = 0; j < k; j++, off += stride) {
@@ -1311,8 +1314,8 @@ classwise_impl(const char *P, Py_ssize_t s0, Py_ssize_t s1, const int t, Py_ssiz
             }
         }
         if (fast) {
-            flush_ints(loc, S, COPIES * size);
-            flush(tot, loc, size, COPIES);
+            flush_ints(loc, S, CW_COPIES * size);
+            flush(tot, loc, size, CW_COPIES);
         }
         else {
             flush(tot, loc, size, 1);
@@ -1379,8 +1382,8 @@ classwise_columns_impl(const char *P, Py_ssize_t s1, const int t, Py_ssize_t n, 
             const char *col = P + j * s1 + i0 * itemsize;
             const Py_ssize_t off = j * stride;
             i = 0;
-            /* row i0 + i goes to copy (i0 + i) % COPIES, as in classwise_impl (R, and so
-               i0, is a multiple of COPIES) */
+            /* row i0 + i goes to copy (i0 + i) % CW_COPIES, as in classwise_impl (R, and so
+               i0, is a multiple of CW_COPIES) */
 #define LANE(L, COPY)                                                                      \
     {                                                                                      \
         const double p = load_p(col, (i + L) * itemsize, t);                               \
@@ -1389,9 +1392,12 @@ classwise_columns_impl(const char *P, Py_ssize_t s1, const int t, Py_ssize_t n, 
         if (with_count) cnt[c] += 1;                                                       \
     }
             for (; i + 4 <= m; i += 4) {
-                LANE(0, 0) LANE(1, 1) LANE(2, 2) LANE(3, 3)
+                LANE(0, 0)
+                LANE(1, 1 & (CW_COPIES - 1))
+                LANE(2, 2 & (CW_COPIES - 1))
+                LANE(3, 3 & (CW_COPIES - 1))
             }
-            for (; i < m; i++) LANE(0, i & (COPIES - 1))
+            for (; i < m; i++) LANE(0, i & (CW_COPIES - 1))
 #undef LANE
             if (check) {
                 if (t == T_F64) add_column_f64((double *)rs, (const double *)col, m);
@@ -1410,8 +1416,8 @@ classwise_columns_impl(const char *P, Py_ssize_t s1, const int t, Py_ssize_t n, 
             p = load_p(P + yi * s1, (i0 + i) * itemsize, t);
             S->pos[yi * stride + uniform_bin(el, dnb, top, p)] += 1;
         }
-        flush_ints(loc, S, COPIES * size);
-        flush(tot, loc, size, COPIES);
+        flush_ints(loc, S, CW_COPIES * size);
+        flush(tot, loc, size, CW_COPIES);
     }
     return -1;
 }
@@ -1474,9 +1480,9 @@ accumulate_classwise(PyObject *self, PyObject *args)
         /* Fortran order: column by column */
         char *rs = NULL;
         R = RB;
-        mem = alloc_local(&loc, &tot, size, COPIES);
-        S.cnt = (int64_t *)calloc((size_t)(COPIES * size), sizeof(int64_t));
-        S.pos = (int64_t *)calloc((size_t)(COPIES * size), sizeof(int64_t));
+        mem = alloc_local(&loc, &tot, size, CW_COPIES);
+        S.cnt = (int64_t *)calloc((size_t)(CW_COPIES * size), sizeof(int64_t));
+        S.pos = (int64_t *)calloc((size_t)(CW_COPIES * size), sizeof(int64_t));
         yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
         rs = (char *)malloc((size_t)R * sizeof(double));
         if (mem == NULL || yb == NULL || S.cnt == NULL || S.pos == NULL || rs == NULL) {
@@ -1504,9 +1510,9 @@ accumulate_classwise(PyObject *self, PyObject *args)
     /* blocks large enough that adding the local sums to the totals costs little */
     R = block_rows(k, P.view.itemsize, 4 * size);
     if (!fast) RB = R;
-    mem = alloc_local(&loc, &tot, size, fast ? COPIES : 1);
-    S.cnt = (int64_t *)calloc((size_t)((fast ? COPIES : 1) * size), sizeof(int64_t));
-    S.pos = (int64_t *)calloc((size_t)((fast ? COPIES : 1) * size), sizeof(int64_t));
+    mem = alloc_local(&loc, &tot, size, fast ? CW_COPIES : 1);
+    S.cnt = (int64_t *)calloc((size_t)((fast ? CW_COPIES : 1) * size), sizeof(int64_t));
+    S.pos = (int64_t *)calloc((size_t)((fast ? CW_COPIES : 1) * size), sizeof(int64_t));
     yb = (int64_t *)malloc((size_t)R * sizeof(int64_t));
     buf = P.view.strides[1] == P.view.itemsize ? NULL
                                                 : (char *)malloc((size_t)(R * k) * P.view.itemsize);
