@@ -65,6 +65,7 @@ from __future__ import annotations
 import inspect
 import sys
 
+from sklearn.base import _fit_context as fit_context
 from sklearn.metrics import make_scorer
 
 # Parameter validation in the style of scikit-learn's public functions and estimators,
@@ -81,6 +82,7 @@ from sklearn.utils._param_validation import (
 )
 
 __all__ = [
+    "fit_context",
     "HasMethods",
     "Interval",
     "InvalidParameterError",
