@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -363,3 +364,112 @@ def test_private_sklearn_checker_passes_public_use():
                 return self._own_helper(sklearn.get_config())
     """
     assert _private_sklearn_uses(textwrap.dedent(source)) == []
+
+
+# --------------------------------------------------------------------------------------
+# the sources themselves: clean text, one version
+# --------------------------------------------------------------------------------------
+
+REPO = PACKAGE_DIR.parent
+#: folders whose text files are scanned, and the files of the repository's top level
+SOURCE_DIRS = ("skcalib", "tests", "doc", "examples", "benchmarks", ".ci")
+TEXT_SUFFIXES = frozenset({".py", ".pyi", ".rst", ".md", ".toml", ".cfg", ".txt", ".ipynb"})
+#: control characters other than newline and tab (carriage return and form feed
+#: included: the sources use Unix line ends), DEL, the C1 controls and the Unicode
+#: line and paragraph separators, which editors hide and ``str.splitlines`` splits on
+CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _text_files(root=REPO):
+    files = [p for p in root.iterdir() if p.is_file() and p.suffix in TEXT_SUFFIXES]
+    for folder in SOURCE_DIRS:
+        for path in sorted((root / folder).rglob("*")):
+            inner = path.relative_to(root / folder).parts
+            if any(p.startswith(".") or p in ("_build", "__pycache__") for p in inner):
+                continue  # caches, build outputs, notebook checkpoints
+            if path.is_file() and (path.suffix in TEXT_SUFFIXES or folder == ".ci"):
+                files.append(path)
+    return sorted(files)
+
+
+def _control_characters(text):
+    """``(line number, column, repr of the character)`` of every control character."""
+    found = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        for match in CONTROL_CHARACTERS.finditer(line):
+            found.append((number, match.start() + 1, repr(match.group())))
+    return found
+
+
+def test_text_files_found():
+    names = {p.relative_to(REPO).as_posix() for p in _text_files()}
+    for name in (
+        "README.md",
+        "pyproject.toml",
+        "skcalib/metrics/_members.py",
+        "tests/test_architecture.py",
+        "doc/index.rst",
+        "benchmarks/bench_calibration.py",
+    ):
+        assert name in names, name
+
+
+def test_no_control_characters_in_the_sources():
+    # e.g. "\bigl" and "\varepsilon" in a non-raw docstring become a backspace and a
+    # vertical tab, which render as nothing (or garbage) in the documentation
+    bad = {}
+    for path in _text_files():
+        found = _control_characters(path.read_bytes().decode("utf-8"))
+        if found:
+            bad[path.relative_to(REPO).as_posix()] = found[:5]
+    assert not bad, f"control characters (line, column, character): {bad}"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("ok\ttab\nnext line\n", []),
+        ('r"""\\bigl"""\n"""\bigl \varepsilon"""\n', [(2, 4, "'\\x08'"), (2, 9, "'\\x0b'")]),
+        ("windows\r\nline\n", [(1, 8, "'\\r'")]),
+        ("a\x0cb\x00c\x1bd\x7fe\x85f\u2028", [(1, c, None) for c in (2, 4, 6, 8, 10, 12)]),
+    ],
+)
+def test_control_character_checker(text, expected):
+    found = _control_characters(text)
+    assert [(line, col) for line, col, _ in found] == [(line, col) for line, col, _ in expected]
+    for (_, _, char), (_, _, expected_char) in zip(found, expected, strict=True):
+        assert expected_char is None or char == expected_char
+
+
+def _pyproject():
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_version_is_written_once():
+    # pyproject.toml reads it from skcalib/__init__.py (setuptools parses the literal
+    # assignment without importing skcalib, so building needs no numpy)
+    project = _pyproject()["project"]
+    assert "version" not in project
+    assert "version" in project["dynamic"]
+    dynamic = _pyproject()["tool"]["setuptools"]["dynamic"]
+    assert dynamic["version"] == {"attr": "skcalib.__version__"}
+    tree = ast.parse((PACKAGE_DIR / "__init__.py").read_text(encoding="utf-8"))
+    literals = [
+        node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and [getattr(t, "id", None) for t in node.targets] == ["__version__"]
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    ]
+    assert literals == [skcalib.__version__]
+
+
+def test_installed_metadata_has_the_package_version():
+    from importlib.metadata import version
+
+    assert version("skcalib") == skcalib.__version__

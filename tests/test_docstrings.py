@@ -4,14 +4,30 @@ In the style of scikit-learn's ``sklearn/tests/test_docstrings.py``: every publi
 (the ``__all__`` of each public package) and every public method and property of a
 public class is validated with :func:`numpydoc.validate.validate`; any error outside
 ``EXCLUDED_CHECKS`` fails the test, with the list of messages.
+
+numpydoc is required, never skipped: it is in the ``test`` extra that the README's test
+command installs (with hypothesis, which the suite needs as well), so a run without it is
+a broken set-up, and a skip would let CI pass without validating a single docstring.  A
+missing numpydoc is a collection error that names the package to install, in CI and
+everywhere else alike (no dependence on a ``CI`` variable that not every CI sets).
 """
 
 import importlib
 import inspect
+import os
+import pathlib
+import subprocess
+import sys
 
 import pytest
 
-numpydoc_validation = pytest.importorskip("numpydoc.validate")
+try:
+    import numpydoc.validate as numpydoc_validation
+except ImportError as exc:  # pragma: no cover - exercised by a subprocess test below
+    raise ImportError(
+        "tests/test_docstrings.py needs numpydoc to validate the docstrings; install the "
+        f'test extra: pip install -e ".[test]" ({exc})'
+    ) from exc
 
 #: public packages whose ``__all__`` is walked
 PUBLIC_MODULES = [
@@ -100,3 +116,38 @@ def _errors(path, is_member):
 def test_docstring(path, is_member):
     errors = _errors(path, is_member)
     assert not errors, f"{path}:\n  " + "\n  ".join(errors)
+
+
+def test_missing_numpydoc_fails_instead_of_skipping(tmp_path):
+    # a numpydoc that cannot be imported, first on the path: the module must not be
+    # skipped (a skip passes CI without validating anything) but fail, naming numpydoc
+    fake = tmp_path / "numpydoc"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        'raise ModuleNotFoundError("No module named numpydoc", name="numpydoc")\n'
+    )
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)])}
+    env.pop("CI", None)  # not only in CI
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            str(root / "tests" / "test_docstrings.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+        env=env,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out[-3000:]
+    assert "skipped" not in out, out[-3000:]
+    assert "needs numpydoc" in out and 'pip install -e ".[test]"' in out, out[-3000:]

@@ -258,7 +258,7 @@ def member_log_likelihood(ensemble, X, y):
 
     .. math::
 
-        \ell_{ij} = \log \maxigl(p_j(y_i \mid x_i), arepsilonigr),
+        \ell_{ij} = \log \max\bigl(p_j(y_i \mid x_i), \varepsilon\bigr),
 
     the input of :func:`negative_waic`, :func:`importance_sampling_cross_validation` and
     :func:`psis_loo`.  ``epsilon`` is the float64 machine epsilon (2.2e-16), so that a
