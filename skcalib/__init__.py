@@ -30,6 +30,7 @@ def _register_scorers():
 _register_scorers()
 del _register_scorers
 
+# the one place the version is written: pyproject.toml reads this literal at build time
 __version__ = "0.1.0.dev0"
 
 __all__ = ["metrics", "show_versions", "__version__"]

@@ -218,7 +218,7 @@ def _check_labels(labels, n_rows, n_classes):
 # --------------------------------------------------------------------------------------
 
 
-def _group_error(v, t, binning_scheme, num_bins, norm):
+def _group_error(v, t, *, binning_scheme, num_bins, norm):
     """One group's ``sum_b (n'_b / N_g) |gap_b|`` (l1) or ``... gap_b^2`` (l2)."""
     if v.shape[0] == 0:
         return 0.0
@@ -239,12 +239,16 @@ def _group_error(v, t, binning_scheme, num_bins, norm):
         return np.sum(np.abs(normed * weighting))
 
 
-def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold):
-    """General calibration error of validated input (P of shape (N, K), y indices)."""
+def _gce(y, P, *, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold):
+    """General calibration error of validated input (P of shape (N, K), y indices).
+
+    The options are those of :func:`gce`, keyword-only so that every call names them.
+    """
     n, k = P.shape
     if n == 0:
         return 0.0
     threshold = float(threshold)
+    binning = {"binning_scheme": binning_scheme, "num_bins": num_bins, "norm": norm}
     if not class_conditional:
         if max_prob:
             pred = np.argmax(P, axis=1)
@@ -254,7 +258,7 @@ def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, thre
             v = P.ravel()
             t = (y[:, None] == np.arange(k)).ravel()
         keep = v > threshold
-        error = _group_error(v[keep], t[keep], binning_scheme, num_bins, norm)
+        error = _group_error(v[keep], t[keep], **binning)
     else:
         pred = np.argmax(P, axis=1) if max_prob else None
         per_class = []
@@ -267,7 +271,7 @@ def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, thre
                 v = P[:, j]
                 t = y == j
             keep = v > threshold
-            per_class.append(_group_error(v[keep], t[keep], binning_scheme, num_bins, norm) / k)
+            per_class.append(_group_error(v[keep], t[keep], **binning) / k)
         error = np.sum(per_class)
     if norm == "l2":
         error = np.sqrt(error)
@@ -279,7 +283,7 @@ def _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, thre
     return float(error)
 
 
-def _prepare(labels, probs, binning_scheme, num_bins, datapoints_per_bin):
+def _prepare(labels, probs, *, binning_scheme, num_bins, datapoints_per_bin=None):
     P = _check_probs(probs)
     y = _check_labels(labels, P.shape[0], P.shape[1])
     if datapoints_per_bin is not None:
@@ -385,8 +389,23 @@ def gce(
     >>> gce(labels, probs, 'adaptive', False, True, 'l2')
     0.3287286114715297
     """
-    y, P, num_bins = _prepare(labels, probs, binning_scheme, num_bins, datapoints_per_bin)
-    return _gce(y, P, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold)
+    y, P, num_bins = _prepare(
+        labels,
+        probs,
+        binning_scheme=binning_scheme,
+        num_bins=num_bins,
+        datapoints_per_bin=datapoints_per_bin,
+    )
+    return _gce(
+        y,
+        P,
+        binning_scheme=binning_scheme,
+        max_prob=max_prob,
+        class_conditional=class_conditional,
+        norm=norm,
+        num_bins=num_bins,
+        threshold=threshold,
+    )
 
 
 general_calibration_error = gce
@@ -436,8 +455,17 @@ def ece(labels, probs, num_bins=30):
     >>> ece([0, 1], [1.0, 0.95], num_bins=10)  # 1.0 has a bin of its own
     0.525
     """
-    y, P, num_bins = _prepare(labels, probs, "even", num_bins, None)
-    return _gce(y, P, "even", True, False, "l1", num_bins, 0.0)
+    y, P, num_bins = _prepare(labels, probs, binning_scheme="even", num_bins=num_bins)
+    return _gce(
+        y,
+        P,
+        binning_scheme="even",
+        max_prob=True,
+        class_conditional=False,
+        norm="l1",
+        num_bins=num_bins,
+        threshold=0.0,
+    )
 
 
 @validate_params(
@@ -486,8 +514,23 @@ def rmsce(labels, probs, num_bins=30, datapoints_per_bin=None):
     >>> rmsce([1, 0, 0, 1, 0, 0], probs, num_bins=10)
     0.54986361945486...
     """
-    y, P, num_bins = _prepare(labels, probs, "adaptive", num_bins, datapoints_per_bin)
-    return _gce(y, P, "adaptive", True, False, "l2", num_bins, 0.0)
+    y, P, num_bins = _prepare(
+        labels,
+        probs,
+        binning_scheme="adaptive",
+        num_bins=num_bins,
+        datapoints_per_bin=datapoints_per_bin,
+    )
+    return _gce(
+        y,
+        P,
+        binning_scheme="adaptive",
+        max_prob=True,
+        class_conditional=False,
+        norm="l2",
+        num_bins=num_bins,
+        threshold=0.0,
+    )
 
 
 root_mean_squared_calibration_error = rmsce
@@ -530,8 +573,17 @@ def sce(labels, probs, num_bins=30):
     >>> sce([0, 1, 2], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4]], num_bins=10)
     0.28888888888888...
     """
-    y, P, num_bins = _prepare(labels, probs, "even", num_bins, None)
-    return _gce(y, P, "even", False, True, "l1", num_bins, 0.0)
+    y, P, num_bins = _prepare(labels, probs, binning_scheme="even", num_bins=num_bins)
+    return _gce(
+        y,
+        P,
+        binning_scheme="even",
+        max_prob=False,
+        class_conditional=True,
+        norm="l1",
+        num_bins=num_bins,
+        threshold=0.0,
+    )
 
 
 static_calibration_error = sce
@@ -572,8 +624,17 @@ def ace(labels, probs, num_bins=30):
     >>> ace([1, 0, 0, 1, 0, 0], probs, num_bins=10)
     0.39666666666666...
     """
-    y, P, num_bins = _prepare(labels, probs, "adaptive", num_bins, None)
-    return _gce(y, P, "adaptive", False, True, "l1", num_bins, 0.0)
+    y, P, num_bins = _prepare(labels, probs, binning_scheme="adaptive", num_bins=num_bins)
+    return _gce(
+        y,
+        P,
+        binning_scheme="adaptive",
+        max_prob=False,
+        class_conditional=True,
+        norm="l1",
+        num_bins=num_bins,
+        threshold=0.0,
+    )
 
 
 adaptive_calibration_error = ace
@@ -624,8 +685,17 @@ def tace(labels, probs, num_bins=30, threshold=0.01):
     >>> tace([1, 0, 0, 1, 0, 0], probs, num_bins=10)
     0.41
     """
-    y, P, num_bins = _prepare(labels, probs, "adaptive", num_bins, None)
-    return _gce(y, P, "adaptive", False, True, "l1", num_bins, threshold)
+    y, P, num_bins = _prepare(labels, probs, binning_scheme="adaptive", num_bins=num_bins)
+    return _gce(
+        y,
+        P,
+        binning_scheme="adaptive",
+        max_prob=False,
+        class_conditional=True,
+        norm="l1",
+        num_bins=num_bins,
+        threshold=threshold,
+    )
 
 
 thresholded_adaptive_calibration_error = tace
@@ -671,7 +741,16 @@ def compute_all_metrics(labels, probs):
     y = _check_labels(labels, P.shape[0], P.shape[1])
     return np.array(
         [
-            _gce(y, P, scheme, max_prob, cc, norm, 30, threshold)
+            _gce(
+                y,
+                P,
+                binning_scheme=scheme,
+                max_prob=max_prob,
+                class_conditional=cc,
+                norm=norm,
+                num_bins=30,
+                threshold=threshold,
+            )
             for scheme, max_prob, cc, threshold, norm in ALL_METRIC_PARAMETERS
         ]
     )

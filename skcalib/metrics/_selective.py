@@ -897,14 +897,19 @@ def uncertainty_auc(
 
 
 def _ood_scores(y_proba, uncertainty, which):
+    """Uncertainty scores of one side, and whether they are the default ``-confidence``."""
     name_p, name_u = f"y_proba_{which}", f"uncertainty_{which}"
     if uncertainty is not None:
         u = _check_real_array(uncertainty, name_u)
         _find_nonfinite(u, name_u)
     if y_proba is None:
         if uncertainty is None:
-            raise ValueError(f"pass {name_p} or {name_u}")
-        return u.astype(np.float64, copy=False)
+            raise ValueError(
+                f"out_of_distribution_auc needs {name_p} (the predicted probabilities of "
+                f"the {which}-distribution inputs) or {name_u} (their uncertainty scores); "
+                "both are None"
+            )
+        return u.astype(np.float64, copy=False), False
     try:
         P = _check_proba_array(y_proba)
         if P.shape[0] == 0:
@@ -918,9 +923,9 @@ def _ood_scores(y_proba, uncertainty, which):
                 f"{name_p} and {name_u} have different numbers of samples: "
                 f"{P.shape[0]} and {u.shape[0]}"
             )
-        return u.astype(np.float64, copy=False)
+        return u.astype(np.float64, copy=False), False
     conf = np.maximum(P, 1 - P) if P.ndim == 1 else P.max(axis=1)
-    return -conf.astype(np.float64)  # ranks as 1 - confidence, without rounding
+    return -conf.astype(np.float64), True  # ranks as 1 - confidence, without rounding
 
 
 @validate_params(
@@ -936,8 +941,8 @@ def _ood_scores(y_proba, uncertainty, which):
     prefer_skip_nested_validation=True,
 )
 def out_of_distribution_auc(
-    y_proba_in,
-    y_proba_out,
+    y_proba_in=None,
+    y_proba_out=None,
     *,
     uncertainty_in=None,
     uncertainty_out=None,
@@ -956,11 +961,11 @@ def out_of_distribution_auc(
 
     Parameters
     ----------
-    y_proba_in : array-like of shape (n_in,) or (n_in, n_classes), or None
+    y_proba_in : array-like of shape (n_in,) or (n_in, n_classes), default=None
         Predicted probabilities on in-distribution inputs (positive class for 1-D
-        input); may be None when ``uncertainty_in`` is given.
-    y_proba_out : array-like of shape (n_out,) or (n_out, n_classes), or None
-        Predicted probabilities on out-of-distribution inputs; may be None when
+        input); may be omitted when ``uncertainty_in`` is given.
+    y_proba_out : array-like of shape (n_out,) or (n_out, n_classes), default=None
+        Predicted probabilities on out-of-distribution inputs; may be omitted when
         ``uncertainty_out`` is given.
     uncertainty_in : array-like of shape (n_in,), default=None
         Uncertainty of the in-distribution predictions (higher = less sure); default
@@ -996,9 +1001,21 @@ def out_of_distribution_auc(
     >>> p_out = [[0.5, 0.5], [0.7, 0.3]]
     >>> out_of_distribution_auc(p_in, p_out)
     0.8333...
+
+    With uncertainty scores of your own (an ensemble's mutual information, a density
+    model's negative log-likelihood), the probabilities may be omitted:
+
+    >>> out_of_distribution_auc(uncertainty_in=[0.1, 0.4, 0.2], uncertainty_out=[0.5, 0.3])
+    0.8333...
     """
-    s_in = _ood_scores(y_proba_in, uncertainty_in, "in")
-    s_out = _ood_scores(y_proba_out, uncertainty_out, "out")
+    s_in, default_in = _ood_scores(y_proba_in, uncertainty_in, "in")
+    s_out, default_out = _ood_scores(y_proba_out, uncertainty_out, "out")
+    # one side's uncertainty given, the other's the default: compare with the value of
+    # the default, 1 - confidence (-confidence ranks the same only against itself)
+    if default_in and not default_out:
+        s_in += 1.0
+    elif default_out and not default_in:
+        s_out += 1.0
     sw = None
     if sample_weight_in is not None or sample_weight_out is not None:
         w_in = check_sample_weight(

@@ -664,3 +664,31 @@ def test_inputs_not_modified():
     p = PB.reshape(8, 1).copy()
     um.ece(LB, p)
     np.testing.assert_array_equal(p, PB.reshape(8, 1))
+
+
+def test_internal_options_are_keyword_only():
+    # the kernels take their flags by name: _gce(y, P, "adaptive", True, False, "l2", ...)
+    # could swap max_prob and class_conditional without an error
+    import inspect
+
+    from skcalib.compat import uncertainty_metrics as module
+
+    for func, options in [
+        (
+            module._gce,
+            ["binning_scheme", "max_prob", "class_conditional", "norm", "num_bins", "threshold"],
+        ),
+        (module._group_error, ["binning_scheme", "num_bins", "norm"]),
+        (module._prepare, ["binning_scheme", "num_bins", "datapoints_per_bin"]),
+    ]:
+        params = inspect.signature(func).parameters
+        for name in options:
+            assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, (func.__name__, name)
+    y = np.array([1, 0, 1, 1, 0, 1, 0, 0])
+    p = np.array([0.91, 0.32, 0.66, 0.67, 0.57, 0.98, 0.41, 0.19])
+    P = np.stack([1 - p, p], axis=1)
+    with pytest.raises(TypeError):
+        module._gce(y, P, "even", True, False, "l1", 30, 0.0)
+    options = {"binning_scheme": "even", "norm": "l1", "num_bins": 30, "threshold": 0.0}
+    top_label = module._gce(y, P, max_prob=True, class_conditional=False, **options)
+    assert top_label == um.gce(y, p, "even", True, False, "l1") == pytest.approx(0.18125)

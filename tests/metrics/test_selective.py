@@ -162,6 +162,23 @@ def test_ood_auc_equals_sklearn():
     )
 
 
+def test_ood_auc_with_uncertainties_only_needs_no_probabilities():
+    # the documented call without y_proba_in / y_proba_out (a TypeError before)
+    u_in, u_out = [0.1, 0.4, 0.2], [0.5, 0.3]
+    v = out_of_distribution_auc(uncertainty_in=u_in, uncertainty_out=u_out)
+    assert v == pytest.approx(5 / 6, abs=1e-15)
+    assert v == out_of_distribution_auc(None, None, uncertainty_in=u_in, uncertainty_out=u_out)
+    assert out_of_distribution_auc(
+        uncertainty_in=u_in, uncertainty_out=u_out, curve="pr"
+    ) == pytest.approx(average_precision_score([0, 0, 0, 1, 1], u_in + u_out), abs=1e-15)
+    # one side from probabilities, the other from its uncertainties
+    P_in = np.array([[0.9, 0.1], [0.6, 0.4], [0.8, 0.2]])  # uncertainties 0.1, 0.4, 0.2
+    # (compared on the scale of the default, 1 - confidence)
+    assert out_of_distribution_auc(P_in, uncertainty_out=u_out) == pytest.approx(5 / 6)
+    v = out_of_distribution_auc(uncertainty_in=[0.45, 0.05], y_proba_out=P_in)
+    assert v == pytest.approx(3 / 6)
+
+
 def test_aurc_hand_computed():
     P = [[0.9, 0.1], [0.8, 0.2], [0.3, 0.7], [0.4, 0.6]]
     y = [0, 1, 1, 1]  # correct, wrong, correct, correct in order of confidence
@@ -494,8 +511,10 @@ def test_auc_undefined_without_errors_or_without_correct_predictions():
     # an error of weight 0 does not count
     with pytest.raises(ValueError, match="every prediction is correct"):
         uncertainty_auc([0, 1, 1], P, sample_weight=[1, 1, 0])
-    with pytest.raises(ValueError, match="pass y_proba_in or uncertainty_in"):
+    with pytest.raises(ValueError, match=r"needs y_proba_in \(.*\) or uncertainty_in"):
         out_of_distribution_auc(None, P)
+    with pytest.raises(ValueError, match=r"needs y_proba_out \(.*\) or uncertainty_out"):
+        out_of_distribution_auc(uncertainty_in=[0.1, 0.2])
     with pytest.raises(ValueError, match="y_proba_out rows must sum to 1"):
         out_of_distribution_auc(P, P * 0.5)
     with pytest.raises(ValueError, match="y_proba_in and uncertainty_in have different"):
