@@ -3,8 +3,9 @@ r"""Uncertainty of ensembles: the entropy decomposition and the cross-entropies.
 The members' predictions are ``y_proba_members`` of shape
 ``(n_members, n_samples, n_classes)`` (the member axis first, as
 :func:`~skcalib.metrics.member_probabilities` returns them), or
-``(n_members, n_samples)`` for the positive-class probability of a binary problem.
-Every member is validated like any ``y_proba``.
+``(n_members, n_samples)`` for the positive-class probability of a binary problem
+(:func:`model_uncertainty`, which has no ``y_true`` to tell the sample axis, accepts
+that form only with ``binary=True``).  Every member is validated like any ``y_proba``.
 
 * :func:`model_uncertainty`: total uncertainty (entropy of the averaged prediction) =
   data (aleatoric) uncertainty (mean entropy of the members) + model (epistemic)
@@ -76,19 +77,39 @@ def _binary_to_2d(P, name):
     return np.stack([1.0 - P, P], axis=-1)
 
 
-def check_members(y_proba_members, name="y_proba_members"):
+def check_members(y_proba_members, name="y_proba_members", *, binary=None, context=None):
     """Validated member probabilities as a float64 array (n_members, n_samples, n_classes).
 
     2-D input is the positive-class probability ``(n_members, n_samples)`` of a binary
-    problem and becomes two columns ``[1 - p, p]``.
+    problem and becomes two columns ``[1 - p, p]``.  ``binary`` says which forms are
+    accepted: ``None`` both (the functions that also take ``y_true``, whose length tells
+    the sample axis), ``False`` only 3-D input, ``True`` only the 2-D binary form.
+    ``context`` (the public function's name) starts the shape messages.
     """
     _check_member_shapes(y_proba_members, name)
     P = _as_float(_to_numpy(y_proba_members, name), name)
+    where = f"{context}: " if context else ""
     if P.ndim not in (2, 3):
         raise ValueError(
-            f"{name} must be 3-D of shape (n_members, n_samples, n_classes) (or 2-D "
+            f"{where}{name} must be 3-D of shape (n_members, n_samples, n_classes) (or 2-D "
             f"(n_members, n_samples) for binary positive-class probabilities), got an "
             f"array of shape {P.shape}"
+        )
+    if binary is False and P.ndim == 2:
+        raise ValueError(
+            f"{where}{name} must be 3-D of shape (n_members, n_samples, n_classes): one "
+            "(n_samples, n_classes) array per member, stacked on the first axis (e.g. "
+            f"member_probabilities(ensemble, X)); got a 2-D array of shape {P.shape}, "
+            "which looks like the output of one model. If it holds the positive-class "
+            "probabilities of binary members, of shape (n_members, n_samples), pass "
+            "binary=True"
+        )
+    if binary is True and P.ndim != 2:
+        raise ValueError(
+            f"{where}binary=True expects {name} of shape (n_members, n_samples): the "
+            f"positive-class probability of each member; got shape {P.shape} (pass "
+            "binary=False for class probabilities of shape (n_members, n_samples, "
+            "n_classes))"
         )
     if P.shape[0] == 0:
         raise ValueError(f"{name} has no members (its first axis has length 0)")
@@ -148,8 +169,11 @@ def _eps_value(eps):
 # --------------------------------------------------------------------------------------
 
 
-@validate_params({"y_proba_members": ["array-like"]}, prefer_skip_nested_validation=True)
-def model_uncertainty(y_proba_members):
+@validate_params(
+    {"y_proba_members": ["array-like"], "binary": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
+def model_uncertainty(y_proba_members, *, binary=False):
     r"""Decompose the predictive uncertainty of an ensemble, per sample.
 
     With the members' class probabilities :math:`p_m` (``M`` members) and the
@@ -171,8 +195,14 @@ def model_uncertainty(y_proba_members):
     Parameters
     ----------
     y_proba_members : array-like of shape (n_members, n_samples, n_classes)
-        Class probabilities of every member (columns in the same class order), or
-        positive-class probabilities of a binary problem, of shape (n_members, n_samples).
+        Class probabilities of every member (columns in the same class order), members
+        first, as :func:`~skcalib.metrics.member_probabilities` returns them.  With
+        ``binary=True``: the positive-class probabilities of a binary problem, of shape
+        (n_members, n_samples).
+    binary : bool, default=False
+        Whether ``y_proba_members`` is 2-D, the members' positive-class probabilities.
+        A 2-D array is refused otherwise: it is more often the (n_samples, n_classes)
+        output of a single model, which has no model uncertainty to measure.
 
     Returns
     -------
@@ -202,8 +232,13 @@ def model_uncertainty(y_proba_members):
     array([0.3681, 0.    ])
     >>> np.round(u.total, 4)
     array([0.6931, 0.6931])
+
+    Binary members may give the positive-class probability only, with ``binary=True``:
+
+    >>> np.round(model_uncertainty([[0.1, 0.5], [0.9, 0.5]], binary=True).model, 4)
+    array([0.3681, 0.    ])
     """
-    P = check_members(y_proba_members)
+    P = check_members(y_proba_members, binary=binary, context="model_uncertainty")
     P_bar = P.mean(axis=0)
     total = entr(P_bar).sum(axis=-1)
     data = entr(P).sum(axis=-1).mean(axis=0)

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 from scipy import integrate
 from scipy.special import expit, softmax
 from scipy.stats import beta
@@ -79,6 +79,37 @@ def test_mutual_information_nonnegative_zero_when_members_agree_and_order_free()
     # zero probabilities: 0 log 0 = 0
     u = model_uncertainty([[[1.0, 0.0]], [[0.0, 1.0]]])
     assert_allclose([u.total[0], u.data[0], u.model[0]], [math.log(2), 0.0, math.log(2)])
+
+
+def test_model_uncertainty_refuses_one_models_output():
+    # the (n_samples, n_classes) output of one model used to be read as n_classes binary
+    # members of n_samples each, and gave numbers without meaning
+    P = np.array([[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6], [0.5, 0.4, 0.1]])
+    with pytest.raises(
+        ValueError,
+        match=r"model_uncertainty: y_proba_members must be 3-D of shape \(n_members, "
+        r"n_samples, n_classes\).*got a 2-D array of shape \(4, 3\).*pass binary=True",
+    ):
+        model_uncertainty(P)
+    with pytest.raises(ValueError, match="must be 3-D"):
+        model_uncertainty(P.tolist())
+    with pytest.raises(ValueError, match="must be 3-D"):
+        model_uncertainty([[0.1, 0.5], [0.9, 0.5]])  # 2-D binary members, not declared
+    # one model as a one-member ensemble: no model uncertainty, total = data
+    u = model_uncertainty(P[None])
+    assert_array_equal(u.model, np.zeros(4))
+    assert_array_equal(u.total, u.data)
+    # binary members declared: the positive-class probabilities of 2 members
+    p = np.array([[0.1, 0.5], [0.9, 0.5]])
+    u = model_uncertainty(p, binary=True)
+    v = model_uncertainty(np.stack([1 - p, p], axis=-1))
+    assert_allclose(u.model, [0.3680642071, 0.0], atol=1e-10)
+    for key in ("total", "data", "model"):
+        assert_array_equal(u[key], v[key])
+    with pytest.raises(ValueError, match=r"binary=True expects y_proba_members of shape "):
+        model_uncertainty(np.stack([1 - p, p], axis=-1), binary=True)
+    with pytest.raises(ValueError, match="binary"):
+        model_uncertainty(p, binary="yes")
 
 
 def test_ensemble_cross_entropy_at_most_gibbs_jensen():
@@ -197,8 +228,10 @@ def test_knowledge_uncertainty_bad_input(alpha, match):
 )
 def test_member_input_errors(members, n, match):
     if "numbers of samples" not in match:
+        # 2-D arrays: the positive-class probabilities of binary members
+        binary = isinstance(members, np.ndarray) and members.ndim == 2
         with pytest.raises(ValueError, match=match):
-            model_uncertainty(members)
+            model_uncertainty(members, binary=binary)
     for metric in (gibbs_cross_entropy, ensemble_cross_entropy):
         with pytest.raises(ValueError, match=match):
             metric([0] * n, members)
