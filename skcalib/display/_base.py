@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..metrics._binning import resolve_multiclass
 from ..metrics._validation import check_classification_input
+from ..utils._sklearn_compat import validate_style_kwargs
 
 __all__ = []
 
@@ -91,13 +92,15 @@ def legend_label(name, value, metric):
     return text if name is None else f"{name} ({text})"
 
 
-def binning_mode(y_true, y_proba, multiclass, *, sample_weight, labels, pos_label):
-    """What the metrics bin for ``multiclass`` on this data, and the classes.
+def validated_input(y_true, y_proba, multiclass, *, sample_weight, labels, pos_label):
+    """Validate classification input once, and say what the metrics bin for it.
 
-    Returns ``(data, mode, pos)``: the validated labels (the probability values are
-    checked later, by the metric that bins them), the mode the binning core resolves
-    ``multiclass`` to ("binary", "top_label" or "classwise"), and for "binary" the
-    positive class as a Python scalar (for axis labels), else None.
+    The one validation of a display's ``from_predictions`` (labels, probability values,
+    weights); the binning kernel is then called on the result and never validates again.
+
+    Returns ``(data, mode, pos)``: the validated input, the mode the binning core
+    resolves ``multiclass`` to ("binary", "top_label" or "classwise"), and for "binary"
+    the positive class as a Python scalar (for axis labels), else None.
     """
     data = check_classification_input(
         y_true,
@@ -105,11 +108,71 @@ def binning_mode(y_true, y_proba, multiclass, *, sample_weight, labels, pos_labe
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        check_values=False,
     )
     mode = resolve_multiclass(multiclass, data)
     pos = None
     if mode == "binary":
-        pos = data.classes[data.pos_index]
-        pos = pos.item() if isinstance(pos, np.generic) else pos
+        pos = as_python_scalar(data.classes[data.pos_index])
     return data, mode, pos
+
+
+def as_python_scalar(value):
+    """A numpy scalar as the Python scalar it holds (for labels in text)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def select_classes(classes, all_classes):
+    """Indices of ``classes`` among ``all_classes``, matched by exact label equality.
+
+    A ValueError naming ``classes`` lists the unknown and the available labels; no
+    conversion is tried (the class ``1`` is not the class ``"1"``).
+    """
+    wanted = np.asarray(classes, dtype=object).ravel()
+    if wanted.size == 0:
+        raise ValueError("classes must name at least one class, got an empty list")
+    available = [as_python_scalar(c) for c in all_classes]
+    index, unknown = [], []
+    for c in map(as_python_scalar, wanted):
+        hits = [i for i, a in enumerate(available) if a == c]
+        if hits:
+            index.append(hits[0])
+        else:
+            unknown.append(c)
+    if unknown:
+        raise ValueError(f"classes: {unknown!r} not among the classes {available!r}")
+    if len(set(index)) != len(index):
+        raise ValueError(f"classes must not repeat a class, got {wanted.tolist()!r}")
+    return np.asarray(index, dtype=np.intp)
+
+
+def merge_style_fallback(default_style_kwargs, user_style_kwargs):
+    """Merge style keywords with matplotlib's alias table (when sklearn has no merge).
+
+    The user's keywords are normalised to the long names of :class:`Line2D` and
+    :class:`Patch` (``ls`` -> ``linestyle``, ``c`` -> ``color``, ``ec`` -> ``edgecolor``
+    ...) and then override the defaults; both an alias and its long name raise a
+    TypeError, as in matplotlib.
+    """
+    from matplotlib.cbook import normalize_kwargs
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    user = dict(user_style_kwargs)
+    defaults = dict(default_style_kwargs)
+    for artist in (Line2D, Patch):
+        user = normalize_kwargs(user, artist)
+        defaults = normalize_kwargs(defaults, artist)
+    return {**defaults, **user}
+
+
+def merge_style(default_style_kwargs, user_style_kwargs):
+    """The display's default style keywords overridden by the user's, aliases resolved.
+
+    ``ls="--"`` overrides a default ``linestyle``, ``c="k"`` a default ``color``, as in
+    scikit-learn's displays; giving both an alias and its long name is a ValueError.
+    """
+    merge = merge_style_fallback if validate_style_kwargs is None else validate_style_kwargs
+    try:
+        return merge(default_style_kwargs, user_style_kwargs)
+    except TypeError as exc:
+        raise ValueError(f"kwargs: {exc}") from exc

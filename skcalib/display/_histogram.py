@@ -6,14 +6,15 @@ import numbers
 
 import numpy as np
 
-from ..metrics import reliability_curve
+from ..metrics._binning import bin_stats
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._base import (
-    binning_mode,
     check_matplotlib,
     classifier_proba,
     estimator_name,
+    merge_style,
     new_figure,
+    validated_input,
 )
 from ._reliability import place_legend
 
@@ -116,7 +117,10 @@ class ConfidenceHistogramDisplay:
         name : str, default=None
             Name of the model in the legend; default ``estimator_name``.
         **kwargs : dict
-            Keyword arguments of :meth:`matplotlib.axes.Axes.stairs` (the histogram).
+            Style keywords of :meth:`matplotlib.axes.Axes.stairs` (the histogram).
+            They override the display's own style, aliases included (``lw=2``
+            replaces the default ``linewidth``, ``ec="r"`` the default
+            ``edgecolor``); an alias and its long name together are a ValueError.
 
         Returns
         -------
@@ -132,7 +136,7 @@ class ConfidenceHistogramDisplay:
         hist_kw = {"fill": True, "alpha": 0.6, "edgecolor": "k", "linewidth": 0.8}
         if name is not None:
             hist_kw["label"] = name
-        self.hist_ = ax.stairs(self.bin_fraction, self.bin_edges, **{**hist_kw, **kwargs})
+        self.hist_ = ax.stairs(self.bin_fraction, self.bin_edges, **merge_style(hist_kw, kwargs))
         acc_name = f"Frequency of class {self.pos_label}" if binary else "Accuracy"
         conf_name = "Mean predicted probability" if binary else "Average confidence"
         self.accuracy_line_ = ax.axvline(
@@ -168,7 +172,7 @@ class ConfidenceHistogramDisplay:
         X,
         y,
         *,
-        n_bins=10,
+        n_bins=15,
         multiclass="top_label",
         sample_weight=None,
         pos_label=None,
@@ -186,8 +190,8 @@ class ConfidenceHistogramDisplay:
             Input values.
         y : array-like of shape (n_samples,)
             True labels.
-        n_bins : int, default=10
-            Number of equal-width bins.
+        n_bins : int, default=15
+            Number of equal-width bins (15, as every metric of :mod:`skcalib.metrics`).
         multiclass : {"top_label", "auto"}, default="top_label"
             "top_label": the highest probability and the accuracy; "auto": for a binary
             problem the positive-class probability, otherwise "top_label".
@@ -200,7 +204,7 @@ class ConfidenceHistogramDisplay:
         ax : matplotlib Axes, default=None
             Where to draw; a new figure when None.
         **kwargs : dict
-            Keyword arguments of the histogram.
+            Style keywords of the histogram (see :meth:`plot`).
 
         Returns
         -------
@@ -240,7 +244,7 @@ class ConfidenceHistogramDisplay:
         y_true,
         y_proba,
         *,
-        n_bins=10,
+        n_bins=15,
         multiclass="top_label",
         sample_weight=None,
         labels=None,
@@ -253,9 +257,10 @@ class ConfidenceHistogramDisplay:
 
         The bins, the averages and the shares all come from the
         :class:`~skcalib.metrics.BinStats` of :func:`skcalib.metrics.reliability_curve`
-        (equal-width bins): the average accuracy is the sum of the outcomes over the
-        total weight, the average confidence the sum of the binned probabilities over
-        the total weight.
+        (equal-width bins, the 15 of every metric by default): the average accuracy
+        is the sum of the outcomes over the total weight, the average confidence the
+        sum of the binned probabilities over the total weight.  The input is validated
+        once, then binned.
 
         Parameters
         ----------
@@ -263,8 +268,8 @@ class ConfidenceHistogramDisplay:
             True labels.
         y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
             Predicted probabilities, as for :func:`skcalib.metrics.reliability_curve`.
-        n_bins : int, default=10
-            Number of equal-width bins.
+        n_bins : int, default=15
+            Number of equal-width bins (15, as every metric of :mod:`skcalib.metrics`).
         multiclass : {"top_label", "auto"}, default="top_label"
             "top_label": the highest probability and the accuracy; "auto": for a binary
             problem the positive-class probability, otherwise "top_label".
@@ -279,14 +284,14 @@ class ConfidenceHistogramDisplay:
         ax : matplotlib Axes, default=None
             Where to draw; a new figure when None.
         **kwargs : dict
-            Keyword arguments of the histogram.
+            Style keywords of the histogram (see :meth:`plot`).
 
         Returns
         -------
         display : ConfidenceHistogramDisplay
             The display, drawn.
         """
-        _, mode, pos = binning_mode(
+        data, mode, pos = validated_input(
             y_true,
             y_proba,
             multiclass,
@@ -294,21 +299,13 @@ class ConfidenceHistogramDisplay:
             labels=labels,
             pos_label=pos_label,
         )
-        curve = reliability_curve(
-            y_true,
-            y_proba,
-            n_bins=n_bins,
-            multiclass=multiclass,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-        )
-        stats = curve.bin_stats
+        stats = bin_stats(data, multiclass=mode, n_bins=n_bins)
+        count = stats.count[0]
         total = stats.total_weight
         binary = mode == "binary"
         disp = cls(
-            curve.bin_count / total,
-            curve.bin_edges,
+            count / total,
+            stats.bin_edges[0],
             float(stats.sum_true.sum() / total),
             float(stats.sum_proba.sum() / total),
             multiclass="binary" if binary else "top_label",

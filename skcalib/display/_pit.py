@@ -8,7 +8,7 @@ import numpy as np
 
 from ..metrics import pit_ensemble, pit_histogram, pit_normal, quantile_calibration_curve
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._base import check_kind, check_matplotlib, estimator_name, new_figure
+from ._base import check_kind, check_matplotlib, estimator_name, merge_style, new_figure
 from ._reliability import REF_LABEL, _as_axes_list, place_legend
 
 __all__ = ["PITDisplay"]
@@ -133,8 +133,11 @@ class PITDisplay:
         kind : {"both", "histogram", "quantile"}, default="both"
             Which panels to draw.
         **kwargs : dict
-            Keyword arguments of the histogram (:meth:`matplotlib.axes.Axes.stairs`)
+            Style keywords of the histogram (:meth:`matplotlib.axes.Axes.stairs`)
             and of the curve (:meth:`matplotlib.axes.Axes.plot`), e.g. ``color``.
+            They override the display's own style, aliases included (``lw=1``
+            replaces the default ``linewidth``); an alias and its long name together
+            are a ValueError.
 
         Returns
         -------
@@ -177,7 +180,7 @@ class PITDisplay:
         hist_kw = {"fill": False, "linewidth": 2}
         if name is not None:
             hist_kw["label"] = name
-        self.hist_ = ax.stairs(self.density, self.bin_edges, **{**hist_kw, **kwargs})
+        self.hist_ = ax.stairs(self.density, self.bin_edges, **merge_style(hist_kw, kwargs))
         top = max(float(np.max(self.density)), float(self.band_high), ax.get_ylim()[1] / 1.15)
         ax.set(xlim=(-0.02, 1.02), ylim=(0, 1.15 * top), xlabel="PIT value", ylabel="Density")
         place_legend(ax)
@@ -198,7 +201,9 @@ class PITDisplay:
         line_kw = {"marker": "o", "markersize": 4}
         if name is not None:
             line_kw["label"] = name
-        (self.line_,) = ax.plot(self.levels, self.observed_frequency, **{**line_kw, **kwargs})
+        (self.line_,) = ax.plot(
+            self.levels, self.observed_frequency, **merge_style(line_kw, kwargs)
+        )
         ax.set(
             xlim=(-0.02, 1.02),
             ylim=(-0.02, 1.02),
@@ -209,8 +214,20 @@ class PITDisplay:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def _from_pit(cls, pit, *, n_bins, levels, confidence_level, sample_weight, name, ax,
-                  kind, kwargs):  # fmt: skip
+    def _from_pit(
+        cls,
+        pit,
+        *,
+        n_bins,
+        levels,
+        confidence_level,
+        sample_weight,
+        name,
+        ax,
+        kind,
+        style,
+    ):
+        """The display of the PIT values ``pit``, drawn (``style``: keywords of plot)."""
         hist = pit_histogram(
             pit, n_bins=n_bins, confidence_level=confidence_level, sample_weight=sample_weight
         )
@@ -229,7 +246,7 @@ class PITDisplay:
             confidence_level=confidence_level,
             estimator_name=name,
         )
-        return disp.plot(ax=ax, name=name, kind=kind, **kwargs)
+        return disp.plot(ax=ax, name=name, kind=kind, **style)
 
     @classmethod
     def from_estimator(
@@ -380,7 +397,7 @@ class PITDisplay:
             name=name,
             ax=ax,
             kind=kind,
-            kwargs=kwargs,
+            style=kwargs,
         )
 
     @classmethod
@@ -459,5 +476,5 @@ class PITDisplay:
             name=name,
             ax=ax,
             kind=kind,
-            kwargs=kwargs,
+            style=kwargs,
         )

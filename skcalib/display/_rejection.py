@@ -6,12 +6,27 @@ import numbers
 
 import numpy as np
 
-from ..metrics import area_under_risk_coverage, rejection_curve
+from ..metrics import rejection_curve
 from ..utils._sklearn_compat import validate_params
-from ._base import check_matplotlib, classifier_proba, estimator_name, new_figure
+from ._base import check_matplotlib, classifier_proba, estimator_name, merge_style, new_figure
 from ._reliability import place_legend
 
 __all__ = ["RejectionDisplay"]
+
+
+def _aurc_of_curve(curve):
+    """The area under the risk-coverage curve of a :func:`rejection_curve`.
+
+    The points of the curve are the tie groups of
+    :func:`skcalib.metrics.area_under_risk_coverage`: each group's step has the width
+    of its share of the weight (the increase of the coverage) and the height of the
+    error rate of everything kept up to it (one minus the accuracy), so the sum of the
+    steps is the metric's AURC without ranking the data a second time.
+    """
+    coverage = curve.coverage[::-1]  # increasing: the most confident group first
+    risk = 1.0 - curve.accuracy[::-1]
+    aurc = float(np.dot(np.diff(coverage, prepend=0.0), risk))
+    return min(max(aurc, 0.0), 1.0)
 
 
 class RejectionDisplay:
@@ -119,7 +134,10 @@ class RejectionDisplay:
             Whether to draw the accuracy of random rejection (dotted, in the curve's
             colour).
         **kwargs : dict
-            Keyword arguments of :meth:`matplotlib.axes.Axes.plot` (the curve).
+            Style keywords of :meth:`matplotlib.axes.Axes.plot` (the curve).  They
+            override the display's own style, aliases included (``lw=1`` replaces the
+            default ``linewidth``, ``c="k"`` colours the curve and its references); an
+            alias and its long name together are a ValueError.
 
         Returns
         -------
@@ -135,7 +153,9 @@ class RejectionDisplay:
         if self.aurc is not None:
             label = f"{label} (AURC = {self.aurc:.3g})"
         (self.line_,) = ax.plot(
-            self.fraction_rejected, self.accuracy, **{"label": label, "linewidth": 2, **kwargs}
+            self.fraction_rejected,
+            self.accuracy,
+            **merge_style({"label": label, "linewidth": 2}, kwargs),
         )
         color = self.line_.get_color()
         suffix = "" if name is None else f" ({name})"
@@ -255,7 +275,8 @@ class RejectionDisplay:
         """Plot the accuracy-rejection curve of predicted probabilities.
 
         The curve is :func:`skcalib.metrics.rejection_curve` and the legend's AURC
-        :func:`skcalib.metrics.area_under_risk_coverage` of the same arguments.
+        :func:`skcalib.metrics.area_under_risk_coverage` of the same arguments, summed
+        from the points of the same curve (the input is validated and ranked once).
 
         Parameters
         ----------
@@ -286,20 +307,20 @@ class RejectionDisplay:
         display : RejectionDisplay
             The display, drawn.
         """
-        args = dict(
+        curve = rejection_curve(
+            y_true,
+            y_proba,
             uncertainty=uncertainty,
             sample_weight=sample_weight,
             labels=labels,
             pos_label=pos_label,
         )
-        curve = rejection_curve(y_true, y_proba, **args)
-        aurc = area_under_risk_coverage(y_true, y_proba, **args)
         disp = cls(
             curve.fraction_rejected,
             curve.accuracy,
             curve.oracle_accuracy,
             curve.base_accuracy,
-            aurc=aurc,
+            aurc=_aurc_of_curve(curve),
             estimator_name=name,
         )
         return disp.plot(ax=ax, name=name, **kwargs)

@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..metrics import BinStats, calibration_error_from_bin_stats, reliability_curve
+from ..metrics import BinStats, calibration_error_from_bin_stats
+from ..metrics._binning import bin_stats
+from ..metrics._calibration import _wilson_interval
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._base import (
-    binning_mode,
     check_kind,
     check_matplotlib,
     classifier_proba,
     estimator_name,
     legend_label,
+    merge_style,
+    select_classes,
+    validated_input,
 )
 
 __all__ = ["ReliabilityDisplay"]
 
 KINDS = ("line", "bar")
 REF_LABEL = "Perfectly calibrated"
+GAP_LABEL = "Gap to the mean prediction"
+ARTISTS = ("line_", "bars_", "gap_bars_", "errorbar_", "hist_", "ref_line_")
 
 
 def _group(stats, g):
@@ -35,6 +42,29 @@ def _group(stats, g):
         stats.total_weight,
         sq,
     )
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """What one panel of a reliability diagram draws (the arrays of one group)."""
+
+    prob_true: np.ndarray
+    prob_pred: np.ndarray
+    count: np.ndarray
+    edges: np.ndarray
+    low: np.ndarray | None
+    high: np.ndarray | None
+    error: float | None
+    cls: object  # the class of the panel (axis labels, legend title), or None
+
+    @property
+    def keep(self):
+        """The non-empty bins."""
+        return self.count > 0
+
+    @property
+    def has_interval(self):
+        return self.low is not None and self.high is not None
 
 
 def _as_axes_list(ax, n, what):
@@ -144,23 +174,28 @@ class ReliabilityDisplay:
     Attributes
     ----------
     ax_ : matplotlib Axes or ndarray of Axes
-        The diagram's Axes (one per panel for ``multiclass="classwise"``).
+        The diagram's Axes.  One rule, set by the layout and never by the data: a
+        single-panel diagram (``multiclass="binary"`` or ``"top_label"``) has a single
+        Axes, and the small multiples of ``multiclass="classwise"`` have a 1-D object
+        ndarray of Axes, one per panel, always, even for a single class.  The
+        attributes below follow the same rule.
     hist_ax_ : matplotlib Axes, ndarray of Axes or None
-        The histogram Axes below the diagram, if drawn.
+        The histogram Axes below the diagram; None when no histogram is drawn.
     figure_ : matplotlib Figure
         Figure containing the diagram.
     line_ : matplotlib Line2D, ndarray of Line2D or None
-        The reliability curve (``kind="line"``).
+        The reliability curve (``kind="line"``; None for ``kind="bar"``).
     bars_ : matplotlib BarContainer, ndarray of them or None
-        The observed-frequency bars (``kind="bar"``).
+        The observed-frequency bars (``kind="bar"``; None for ``kind="line"``).
     gap_bars_ : matplotlib BarContainer, ndarray of them or None
         The gap bars between observed frequency and mean prediction (``kind="bar"``).
     errorbar_ : matplotlib ErrorbarContainer, ndarray of them or None
-        The confidence intervals, if any.
+        The confidence intervals; None when there are none.
     hist_ : matplotlib StepPatch, ndarray of them or None
-        The histogram of the number of samples per bin, if drawn.
+        The histogram of the number of samples per bin; None when not drawn.
     ref_line_ : matplotlib Line2D, ndarray of them or None
-        The diagonal, if this call drew it.
+        The diagonal, if this call drew it (it is drawn once per Axes); with small
+        multiples an array with None for the panels that had it already.
 
     See Also
     --------
@@ -187,7 +222,9 @@ class ReliabilityDisplay:
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
     >>> clf = GaussianNB().fit(X_train, y_train)
     >>> disp = ReliabilityDisplay.from_estimator(clf, X_test, y_test, show_histogram=True)
-    >>> ece = expected_calibration_error(y_test, clf.predict_proba(X_test), n_bins=10)
+    >>> ece = expected_calibration_error(y_test, clf.predict_proba(X_test))
+    >>> disp.bin_count.shape  # the 15 bins of every metric
+    (15,)
     >>> abs(disp.calibration_error - ece) < 1e-12  # the ECE of the very same bins
     True
     >>> int(disp.bin_count.sum()) == len(y_test)
@@ -225,37 +262,42 @@ class ReliabilityDisplay:
         self.calibration_error_name = calibration_error_name
 
     # ------------------------------------------------------------------ drawing
+    def _small_multiples(self):
+        """Whether the layout is one panel per class (then every Axes is in an array)."""
+        return self.multiclass == "classwise"
+
     def _panels(self):
-        """Per panel: (prob_true, prob_pred, count, edges, low, high, error, class)."""
-        if self.multiclass != "classwise":
-            return [
-                (
-                    self.prob_true,
-                    self.prob_pred,
-                    self.bin_count,
-                    self.bin_edges,
-                    self.prob_true_low,
-                    self.prob_true_high,
-                    self.calibration_error,
-                    self.pos_label,
-                )
-            ]
-        n = np.shape(self.prob_true)[0]
+        """The :class:`_Panel` of each panel: one, or one per class for small multiples."""
 
-        def row(a, i):
-            return None if a is None else np.asarray(a)[i]
+        def floats(a):
+            return None if a is None else np.asarray(a, dtype=float)
 
+        arrays = [
+            floats(a)
+            for a in (
+                self.prob_true,
+                self.prob_pred,
+                self.bin_count,
+                self.bin_edges,
+                self.prob_true_low,
+                self.prob_true_high,
+            )
+        ]
+        if not self._small_multiples():
+            error = None if self.calibration_error is None else float(self.calibration_error)
+            return [_Panel(*arrays, error=error, cls=self.pos_label)]
+        n = arrays[0].shape[0]
+        errors = (
+            [None] * n
+            if self.calibration_error is None
+            else np.asarray(self.calibration_error, dtype=float)
+        )
         labels = self.class_labels if self.class_labels is not None else range(n)
         return [
-            (
-                row(self.prob_true, i),
-                row(self.prob_pred, i),
-                row(self.bin_count, i),
-                row(self.bin_edges, i),
-                row(self.prob_true_low, i),
-                row(self.prob_true_high, i),
-                row(self.calibration_error, i),
-                lab,
+            _Panel(
+                *(None if a is None else a[i] for a in arrays),
+                error=None if errors[i] is None else float(errors[i]),
+                cls=lab,
             )
             for i, lab in enumerate(labels)
         ]
@@ -306,13 +348,17 @@ class ReliabilityDisplay:
             Where to draw the histogram (e.g. the ``hist_ax_`` of another display).
             When None and ``ax`` is given, the bottom third of ``ax`` is split off.
         **kwargs : dict
-            Keyword arguments of the curve (or bars).
+            Style keywords of the curve (or bars).  They override the display's own
+            style, aliases included as in scikit-learn's displays: ``ls="--"`` replaces
+            the default ``linestyle``, ``c="k"`` the default ``color``.  Giving both an
+            alias and its long name (``ls`` and ``linestyle``) is a ValueError.
 
         Returns
         -------
         display : ReliabilityDisplay
             The object itself, with the attributes ``ax_``, ``figure_`` and the
-            artists set.
+            artists set: single artists for a single panel, 1-D object arrays (one
+            entry per panel) for ``multiclass="classwise"``.
         """
         check_matplotlib("ReliabilityDisplay.plot")
         check_kind(kind, KINDS)
@@ -333,105 +379,118 @@ class ReliabilityDisplay:
                 hist_axes = [None] * n
         name = self.estimator_name if name is None else name
 
-        art = {k: [] for k in ("line_", "bars_", "gap_bars_", "errorbar_", "hist_", "ref_line_")}
-        for (pt, pp, cnt, edges, low, high, err, cls), a, h in zip(
-            panels, axes, hist_axes, strict=True
-        ):
-            drawn = self._draw_panel(
-                a, h, pt, pp, cnt, edges, low, high, err, cls, name, kind, ref_line, kwargs
-            )
-            for k, v in drawn.items():
-                art[k].append(v)
+        drawn = [
+            self._draw_panel(panel, a, h, name=name, kind=kind, ref_line=ref_line, style=kwargs)
+            for panel, a, h in zip(panels, axes, hist_axes, strict=True)
+        ]
 
         def pick(values):
-            if n == 1:
+            if not self._small_multiples():
                 return values[0]
-            out = np.empty(n, dtype=object)
+            out = np.empty(len(values), dtype=object)
             out[:] = values
             return out
 
         self.ax_ = pick(axes)
         self.hist_ax_ = pick(hist_axes) if show_histogram else None
         self.figure_ = axes[0].figure
-        for k, v in art.items():
-            setattr(self, k, pick(v) if any(x is not None for x in v) else None)
+        for key in ARTISTS:
+            values = [d[key] for d in drawn]
+            setattr(self, key, pick(values) if any(v is not None for v in values) else None)
         return self
 
-    def _draw_panel(self, ax, hist_ax, pt, pp, cnt, edges, low, high, err, cls, name, kind,
-                    ref_line, kwargs):  # fmt: skip
-        pt, pp, cnt, edges = (np.asarray(a, dtype=float) for a in (pt, pp, cnt, edges))
-        keep = cnt > 0
-        label = name if err is None else legend_label(name, float(err), self.calibration_error_name)
-        out = dict.fromkeys(("line_", "bars_", "gap_bars_", "errorbar_", "hist_", "ref_line_"))
-
+    def _draw_panel(self, panel, ax, hist_ax, *, name, kind, ref_line, style):
+        """Draw one panel on ``ax`` (and its histogram on ``hist_ax``); its artists."""
+        out = dict.fromkeys(ARTISTS)
+        label = name
+        if panel.error is not None:
+            label = legend_label(name, panel.error, self.calibration_error_name)
         if ref_line and REF_LABEL not in ax.get_legend_handles_labels()[1]:
             (out["ref_line_"],) = ax.plot(
                 [0, 1], [0, 1], linestyle=":", color="k", label=REF_LABEL, zorder=4
             )
-        widths = np.diff(edges)
+        defaults = {} if label is None else {"label": label}
         if kind == "line":
-            line_kw = {"marker": "s", "linestyle": "-", "markersize": 5, "zorder": 3}
-            if label is not None:
-                line_kw["label"] = label
-            (out["line_"],) = ax.plot(pp[keep], pt[keep], **{**line_kw, **kwargs})
-            color = out["line_"].get_color()
-            x = pp
+            out["line_"], x, color = self._draw_line(panel, ax, defaults, style)
+            hist_color = color
         else:
-            height = np.where(keep, pt, 0.0)
-            bar_kw = {"color": "tab:blue", "edgecolor": "k", "linewidth": 0.8, "zorder": 2}
-            if label is not None:
-                bar_kw["label"] = label
-            out["bars_"] = ax.bar(
-                edges[:-1], height, width=widths, align="edge", **{**bar_kw, **kwargs}
+            out["bars_"], out["gap_bars_"], x, hist_color = self._draw_bars(
+                panel, ax, defaults, style
             )
-            color = out["bars_"].patches[0].get_facecolor() if out["bars_"].patches else "k"
-            out["gap_bars_"] = ax.bar(
-                edges[:-1],
-                np.where(keep, pp - pt, 0.0),
-                bottom=height,
-                width=widths,
-                align="edge",
-                color="tab:red",
-                alpha=0.3,
-                edgecolor="tab:red",
-                hatch="//",
-                linewidth=0.8,
-                label="Gap to the mean prediction",
-                zorder=2,
-            )
-            x = (edges[:-1] + edges[1:]) / 2
             color = "k"
-        if low is not None and high is not None:
-            low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-            yerr = np.vstack([pt[keep] - low[keep], high[keep] - pt[keep]])
-            out["errorbar_"] = ax.errorbar(
-                x[keep],
-                pt[keep],
-                yerr=yerr,
-                fmt="none",
-                ecolor=color,
-                elinewidth=1,
-                capsize=2.5,
-                alpha=0.8,
-                zorder=3,
-            )
-        xlabel, ylabel = self._axis_labels(cls)
+        if panel.has_interval:
+            out["errorbar_"] = self._draw_interval(panel, ax, x, color)
+
+        xlabel, ylabel = self._axis_labels(panel.cls)
         ax.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), ylabel=ylabel)
-        place_legend(ax, f"Class {cls}" if self.multiclass == "classwise" else None)
+        place_legend(ax, f"Class {panel.cls}" if self._small_multiples() else None)
         if hist_ax is None:
             ax.set_xlabel(xlabel)
             return out
         ax.set_xlabel("")
         ax.tick_params(labelbottom=False)
-        hist_kw = {"fill": True, "alpha": 0.35}
-        if kind == "line":
-            hist_kw["color"] = color
-        else:
-            hist_kw["color"] = "tab:blue"
-        out["hist_"] = hist_ax.stairs(cnt, edges, **hist_kw)
-        hist_ax.stairs(cnt, edges, color=hist_kw["color"], linewidth=1)
+        out["hist_"] = hist_ax.stairs(
+            panel.count, panel.edges, fill=True, alpha=0.35, color=hist_color
+        )
+        hist_ax.stairs(panel.count, panel.edges, color=hist_color, linewidth=1)
         hist_ax.set(xlim=(-0.02, 1.02), xlabel=xlabel, ylabel="Samples per bin")
         return out
+
+    @staticmethod
+    def _draw_line(panel, ax, defaults, style):
+        """The curve through the non-empty bins; ``(line, x of the bins, its colour)``."""
+        keep = panel.keep
+        line_kw = merge_style(
+            {"marker": "s", "linestyle": "-", "markersize": 5, "zorder": 3, **defaults},
+            style,
+        )
+        (line,) = ax.plot(panel.prob_pred[keep], panel.prob_true[keep], **line_kw)
+        return line, panel.prob_pred, line.get_color()
+
+    @staticmethod
+    def _draw_bars(panel, ax, defaults, style):
+        """Observed-frequency and gap bars; ``(bars, gaps, x of the bins, bar colour)``."""
+        keep, edges = panel.keep, panel.edges
+        widths = np.diff(edges)
+        height = np.where(keep, panel.prob_true, 0.0)
+        bar_kw = merge_style(
+            {"color": "tab:blue", "edgecolor": "k", "linewidth": 0.8, "zorder": 2, **defaults},
+            style,
+        )
+        bars = ax.bar(edges[:-1], height, width=widths, align="edge", **bar_kw)
+        gaps = ax.bar(
+            edges[:-1],
+            np.where(keep, panel.prob_pred - panel.prob_true, 0.0),
+            bottom=height,
+            width=widths,
+            align="edge",
+            color="tab:red",
+            alpha=0.3,
+            edgecolor="tab:red",
+            hatch="//",
+            linewidth=0.8,
+            label=GAP_LABEL,
+            zorder=2,
+        )
+        color = bars.patches[0].get_facecolor()[:3] if bars.patches else "tab:blue"
+        return bars, gaps, (edges[:-1] + edges[1:]) / 2, color
+
+    @staticmethod
+    def _draw_interval(panel, ax, x, color):
+        """The confidence interval of each non-empty bin's observed frequency."""
+        keep, pt = panel.keep, panel.prob_true
+        yerr = np.vstack([pt[keep] - panel.low[keep], panel.high[keep] - pt[keep]])
+        return ax.errorbar(
+            x[keep],
+            pt[keep],
+            yerr=yerr,
+            fmt="none",
+            ecolor=color,
+            elinewidth=1,
+            capsize=2.5,
+            alpha=0.8,
+            zorder=3,
+        )
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -441,7 +500,7 @@ class ReliabilityDisplay:
         X,
         y,
         *,
-        n_bins=10,
+        n_bins=15,
         strategy="uniform",
         multiclass="auto",
         classes=None,
@@ -468,14 +527,15 @@ class ReliabilityDisplay:
             Input values.
         y : array-like of shape (n_samples,)
             True labels.
-        n_bins : int, default=10
-            Number of bins.
+        n_bins : int, default=15
+            Number of bins (15, as every metric of :mod:`skcalib.metrics`).
         strategy : {"uniform", "quantile"}, default="uniform"
             Equal-width or equal-mass bins.
         multiclass : {"auto", "top_label", "classwise"}, default="auto"
             What is binned; see :meth:`from_predictions`.
         classes : array-like, default=None
-            With ``multiclass="classwise"``, the classes to draw (one panel each);
+            With ``multiclass="classwise"``, the classes to draw (one panel each, in
+            this order), matched exactly against the estimator's ``classes_``;
             default all.
         confidence_level : float in (0, 1), default=None
             Draw the Wilson score interval of each bin at this level.
@@ -494,7 +554,8 @@ class ReliabilityDisplay:
         show_histogram : bool, default=False
             Draw the number of samples per bin below the diagram.
         **kwargs : dict
-            Keyword arguments of the curve (or bars).
+            Style keywords of the curve (or bars); aliases such as ``ls`` and ``c``
+            override the display's defaults (see :meth:`plot`).
 
         Returns
         -------
@@ -546,7 +607,7 @@ class ReliabilityDisplay:
         y_true,
         y_proba,
         *,
-        n_bins=10,
+        n_bins=15,
         strategy="uniform",
         multiclass="auto",
         classes=None,
@@ -567,7 +628,9 @@ class ReliabilityDisplay:
         options, and the calibration error in the legend is computed from those very
         bins (:func:`skcalib.metrics.calibration_error_from_bin_stats`): with the
         default equal-width bins it equals
-        :func:`skcalib.metrics.expected_calibration_error` with the same ``n_bins``.
+        :func:`skcalib.metrics.expected_calibration_error` with the same ``n_bins``,
+        and with the defaults of both it is the metric's default ECE.  The input is
+        validated once, then binned.
 
         Parameters
         ----------
@@ -576,8 +639,9 @@ class ReliabilityDisplay:
         y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
             Predicted probabilities: of the positive class (1-D), or one column per
             class in ``labels`` order, as returned by ``predict_proba``.
-        n_bins : int, default=10
-            Number of bins.
+        n_bins : int, default=15
+            Number of bins (15, as every metric of :mod:`skcalib.metrics`, the report
+            and the scorers).
         strategy : {"uniform", "quantile"}, default="uniform"
             Equal-width bins (edges ``np.linspace(0, 1, n_bins + 1)``) or equal-mass
             bins; the legend then shows the calibration error of the equal-mass bins.
@@ -589,8 +653,11 @@ class ReliabilityDisplay:
             (Guo et al. 2017).  "classwise": one panel per class, its probability
             against its observed frequency (small multiples).
         classes : array-like, default=None
-            With ``multiclass="classwise"``, the classes to draw (default all); a
-            single class gives a single panel.
+            With ``multiclass="classwise"``, the classes to draw, one panel each in
+            this order (default all).  They are matched exactly against the labels
+            (the class ``1`` is not the class ``"1"``); an unknown class is a
+            ValueError listing the available ones.  A single class gives an array of
+            one panel (``ax_`` is an array for class-wise diagrams, always).
         confidence_level : float in (0, 1), default=None
             Draw the Wilson score interval of each bin's observed frequency at this
             level (see :func:`skcalib.metrics.reliability_curve`).
@@ -611,14 +678,20 @@ class ReliabilityDisplay:
         show_histogram : bool, default=False
             Draw the number of samples per bin below the diagram.
         **kwargs : dict
-            Keyword arguments of the curve (or bars).
+            Style keywords of the curve (or bars); aliases such as ``ls`` and ``c``
+            override the display's defaults (see :meth:`plot`).
 
         Returns
         -------
         display : ReliabilityDisplay
             The display, drawn.
         """
-        data, mode, pos = binning_mode(
+        if classes is not None and multiclass != "classwise":
+            raise ValueError(
+                "classes selects the panels of multiclass='classwise'; got "
+                f"multiclass={multiclass!r}"
+            )
+        data, mode, pos = validated_input(
             y_true,
             y_proba,
             multiclass,
@@ -626,70 +699,44 @@ class ReliabilityDisplay:
             labels=labels,
             pos_label=pos_label,
         )
-        if classes is not None and multiclass != "classwise":
-            raise ValueError(
-                "classes selects the panels of multiclass='classwise'; got "
-                f"multiclass={multiclass!r}"
-            )
-        curve = reliability_curve(
-            y_true,
-            y_proba,
+        stats = bin_stats(
+            data,
+            multiclass=mode,
             n_bins=n_bins,
             strategy=strategy,
-            multiclass=multiclass,
-            confidence_level=confidence_level,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
+            weight_sq=confidence_level is not None,
         )
-        stats = curve.bin_stats
-        err_name = "ECE" if strategy == "uniform" else "ECE (equal-mass bins)"
-        low = curve.get("prob_true_low")
-        high = curve.get("prob_true_high")
-        if multiclass == "classwise":
-            all_classes = np.asarray(data.classes)
-            if classes is None:
-                idx = np.arange(len(all_classes))
-            else:
-                idx = []
-                as_str = [str(c) for c in all_classes]
-                for c in np.atleast_1d(np.asarray(classes, dtype=object)):
-                    hits = [i for i, v in enumerate(all_classes) if v == c]
-                    hits = hits or [i for i, v in enumerate(as_str) if v == str(c)]
-                    if not hits:
-                        raise ValueError(
-                            f"classes: {c!r} is not one of the classes {all_classes.tolist()!r}"
-                        )
-                    idx.append(hits[0])
-                idx = np.asarray(idx)
-            errors = np.array([calibration_error_from_bin_stats(_group(stats, g)) for g in idx])
-            disp = cls(
-                curve.prob_true[idx],
-                curve.prob_pred[idx],
-                curve.bin_count[idx],
-                curve.bin_edges[idx],
-                calibration_error=errors,
-                prob_true_low=None if low is None else low[idx],
-                prob_true_high=None if high is None else high[idx],
-                multiclass="classwise",
-                class_labels=all_classes[idx],
-                estimator_name=name,
-                calibration_error_name=err_name,
+        # the arrays of skcalib.metrics.reliability_curve, from the same statistics
+        prob_true, prob_pred = stats.prob_true, stats.prob_pred
+        low = high = None
+        if confidence_level is not None:
+            low, high = _wilson_interval(prob_true, stats.effective_count, confidence_level)
+        if mode == "classwise":
+            idx = (
+                np.arange(stats.n_groups)
+                if classes is None
+                else select_classes(classes, data.classes)
             )
+            error = np.array([calibration_error_from_bin_stats(_group(stats, g)) for g in idx])
+            class_labels = np.asarray(data.classes)[idx]
         else:
-            disp = cls(
-                curve.prob_true,
-                curve.prob_pred,
-                curve.bin_count,
-                curve.bin_edges,
-                calibration_error=calibration_error_from_bin_stats(stats),
-                prob_true_low=low,
-                prob_true_high=high,
-                multiclass=mode,
-                pos_label=pos,
-                estimator_name=name,
-                calibration_error_name=err_name,
-            )
+            idx = 0  # one group: 1-D arrays
+            error = calibration_error_from_bin_stats(stats)
+            class_labels = None
+        disp = cls(
+            prob_true[idx],
+            prob_pred[idx],
+            stats.count[idx],
+            stats.bin_edges[idx],
+            calibration_error=error,
+            prob_true_low=None if low is None else low[idx],
+            prob_true_high=None if high is None else high[idx],
+            multiclass=mode,
+            class_labels=class_labels,
+            pos_label=pos,
+            estimator_name=name,
+            calibration_error_name="ECE" if strategy == "uniform" else "ECE (equal-mass bins)",
+        )
         return disp.plot(
             ax=ax, name=name, kind=kind, ref_line=ref_line, show_histogram=show_histogram, **kwargs
         )

@@ -50,7 +50,7 @@ def test_drawn_values_are_the_rejection_curve(digits):
     assert disp.base_accuracy == curve.base_accuracy == pytest.approx(np.mean(P.argmax(1) == y))
     assert disp.random_line_.get_ydata()[0] == disp.base_accuracy
     # the legend's AURC is the metric's on the same data
-    assert disp.aurc == area_under_risk_coverage(y, P)
+    assert disp.aurc == pytest.approx(area_under_risk_coverage(y, P), rel=1e-12)
     assert _legend(disp.ax_) == [
         f"GaussianNB (AURC = {disp.aurc:.3g})",
         "Oracle: errors rejected first (GaussianNB)",
@@ -113,3 +113,25 @@ def test_bad_input(digits):
         RejectionDisplay.from_predictions(y, clf.predict_proba(X), name=3)
     with pytest.raises(ValueError, match="needs a classifier"):
         RejectionDisplay.from_estimator(LinearRegression().fit(X, y), X, y)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ties", [False, True])
+def test_legend_aurc_is_the_metric_with_ties_and_weights(weighted, ties):
+    # the AURC is summed from the drawn curve: equal to the metric in every case
+    rng = np.random.default_rng(7)
+    n = 300
+    y = rng.integers(0, 3, size=n)
+    P = rng.dirichlet(np.ones(3), size=n)
+    if ties:
+        P = np.round(P, 1)
+        P /= P.sum(axis=1, keepdims=True)
+    w = rng.uniform(0.0, 3.0, size=n) if weighted else None
+    if weighted:
+        w[:10] = 0.0  # weight 0 removes a sample
+    u = np.round(rng.uniform(size=n), 1)  # tied uncertainty scores too
+    for uncertainty in (None, u):
+        disp = RejectionDisplay.from_predictions(y, P, uncertainty=uncertainty, sample_weight=w)
+        want = area_under_risk_coverage(y, P, uncertainty=uncertainty, sample_weight=w)
+        assert disp.aurc == pytest.approx(want, rel=1e-12, abs=1e-15)
+        assert _legend(disp.ax_)[0] == f"Model (AURC = {want:.3g})"

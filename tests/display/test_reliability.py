@@ -79,6 +79,49 @@ def test_legend_ece_equals_expected_calibration_error(binary, n_bins):
     assert "Perfectly calibrated" in texts
 
 
+@pytest.mark.parametrize("data", ["binary", "multiclass"])
+def test_defaults_legend_ece_is_the_metrics_default_ece(data, request):
+    # one default: the display, every metric, the report and the scorers use 15 bins
+    clf, X, y, P = request.getfixturevalue(data)
+    disp = ReliabilityDisplay.from_estimator(clf, X, y)
+    ece = expected_calibration_error(y, P, labels=clf.classes_)
+    assert disp.bin_count.shape == (15,) and disp.bin_edges.shape == (16,)
+    assert disp.calibration_error == pytest.approx(ece, rel=1e-12, abs=1e-15)
+    texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert f"{type(clf).__name__} (ECE = {ece:.3f})" in texts
+    curve = reliability_curve(y, P, labels=clf.classes_)
+    np.testing.assert_array_equal(disp.bin_count, curve.bin_count)
+    np.testing.assert_array_equal(disp.bin_edges, curve.bin_edges)
+    np.testing.assert_array_equal(disp.prob_true, curve.prob_true)
+    np.testing.assert_array_equal(disp.prob_pred, curve.prob_pred)
+
+
+def test_defaults_are_those_of_the_metrics():
+    import inspect
+
+    from skcalib.metrics import reliability_curve as rc
+
+    expected = inspect.signature(rc).parameters["n_bins"].default
+    assert expected == 15
+    for method in (ReliabilityDisplay.from_predictions, ReliabilityDisplay.from_estimator):
+        assert inspect.signature(method).parameters["n_bins"].default == expected
+
+
+def test_classwise_arrays_equal_reliability_curve_with_intervals(multiclass):
+    clf, X, y, P = multiclass
+    w = np.random.default_rng(5).uniform(0.5, 2.0, size=len(y))
+    disp = ReliabilityDisplay.from_predictions(
+        y, P, labels=clf.classes_, multiclass="classwise", confidence_level=0.8, sample_weight=w
+    )
+    curve = reliability_curve(
+        y, P, labels=clf.classes_, multiclass="classwise", confidence_level=0.8, sample_weight=w
+    )
+    for attr in ("prob_true", "prob_pred", "prob_true_low", "prob_true_high"):
+        np.testing.assert_array_equal(getattr(disp, attr), getattr(curve, attr))
+    np.testing.assert_array_equal(disp.bin_count, curve.bin_count)
+    np.testing.assert_array_equal(disp.bin_edges, curve.bin_edges)
+
+
 def test_quantile_bins_legend_is_their_calibration_error(binary):
     _, _, y, P = binary
     disp = ReliabilityDisplay.from_predictions(y, P[:, 1], n_bins=6, strategy="quantile")
@@ -152,12 +195,106 @@ def test_classwise_one_class(multiclass):
     )
     curve = reliability_curve(y, P, n_bins=5, multiclass="classwise", labels=clf.classes_)
     keep = curve.bin_count[2] > 0
-    np.testing.assert_array_equal(disp.line_.get_ydata(), curve.prob_true[2][keep])
-    assert disp.ax_.get_ylabel() == "Observed frequency of class virginica"
-    with pytest.raises(ValueError, match="classes: 'tulip' is not one of the classes"):
+    # small multiples of one panel: still arrays, of one entry
+    assert disp.ax_.shape == disp.line_.shape == (1,)
+    np.testing.assert_array_equal(disp.line_[0].get_ydata(), curve.prob_true[2][keep])
+    assert disp.ax_[0].get_ylabel() == "Observed frequency of class virginica"
+    np.testing.assert_array_equal(disp.class_labels, ["virginica"])
+    with pytest.raises(ValueError, match=r"classes: \['tulip'\] not among the classes"):
         ReliabilityDisplay.from_estimator(clf, X, y, multiclass="classwise", classes=["tulip"])
     with pytest.raises(ValueError, match="classes selects the panels"):
         ReliabilityDisplay.from_estimator(clf, X, y, classes=["virginica"])
+
+
+def test_classwise_classes_order_and_errors(multiclass):
+    clf, X, y, P = multiclass
+    disp = ReliabilityDisplay.from_estimator(
+        clf, X, y, n_bins=5, multiclass="classwise", classes=["virginica", "setosa"]
+    )
+    curve = reliability_curve(y, P, n_bins=5, multiclass="classwise", labels=clf.classes_)
+    np.testing.assert_array_equal(disp.class_labels, ["virginica", "setosa"])
+    np.testing.assert_array_equal(disp.bin_count, curve.bin_count[[2, 0]])
+    titles = [a.get_legend().get_title().get_text() for a in disp.ax_]
+    assert titles == ["Class virginica", "Class setosa"]
+    # every unknown class is named, with the available ones
+    msg = (
+        r"classes: \['tulip', 'rose'\] not among the classes "
+        r"\['setosa', 'versicolor', 'virginica'\]"
+    )
+    with pytest.raises(ValueError, match=msg):
+        ReliabilityDisplay.from_predictions(
+            y,
+            P,
+            labels=clf.classes_,
+            multiclass="classwise",
+            classes=["tulip", "setosa", "rose"],
+        )
+    with pytest.raises(ValueError, match="classes must not repeat"):
+        ReliabilityDisplay.from_predictions(
+            y, P, labels=clf.classes_, multiclass="classwise", classes=["setosa", "setosa"]
+        )
+    with pytest.raises(ValueError, match="classes must name at least one class"):
+        ReliabilityDisplay.from_predictions(
+            y, P, labels=clf.classes_, multiclass="classwise", classes=[]
+        )
+
+
+def test_classwise_classes_match_labels_exactly():
+    # integer labels: the class 1 is not the string "1" (no matching through str())
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, size=60)
+    P = rng.dirichlet(np.ones(3), size=60)
+    disp = ReliabilityDisplay.from_predictions(
+        y, P, n_bins=4, multiclass="classwise", classes=[2, 1]
+    )
+    np.testing.assert_array_equal(disp.class_labels, [2, 1])
+    curve = reliability_curve(y, P, n_bins=4, multiclass="classwise")
+    np.testing.assert_array_equal(disp.bin_count, curve.bin_count[[2, 1]])
+    with pytest.raises(ValueError, match=r"classes: \['1'\] not among the classes \[0, 1, 2\]"):
+        ReliabilityDisplay.from_predictions(y, P, multiclass="classwise", classes=["1"])
+    # and string labels are not matched by numbers
+    names = np.array(["0", "1", "2"])[y]
+    with pytest.raises(ValueError, match=r"classes: \[1\] not among the classes \['0', '1', '2'\]"):
+        ReliabilityDisplay.from_predictions(names, P, multiclass="classwise", classes=[1])
+
+
+@pytest.mark.parametrize(
+    ("multiclass", "small_multiples"),
+    [("auto", False), ("top_label", False), ("classwise", True)],
+)
+@pytest.mark.parametrize("show_histogram", [False, True])
+def test_ax_rule_follows_the_layout_not_the_data(multiclass, small_multiples, show_histogram):
+    from matplotlib.axes import Axes
+
+    rng = np.random.default_rng(4)
+    for n_classes in (2, 3):
+        y = rng.integers(0, n_classes, size=80)
+        P = rng.dirichlet(np.ones(n_classes), size=80)
+        for classes in [None, [1]] if small_multiples else [None]:
+            disp = ReliabilityDisplay.from_predictions(
+                y,
+                P,
+                multiclass=multiclass,
+                classes=classes,
+                confidence_level=0.9,
+                show_histogram=show_histogram,
+            )
+            n = (n_classes if classes is None else 1) if small_multiples else 1
+            attrs = ["ax_", "line_", "errorbar_", "ref_line_"]
+            attrs += ["hist_ax_", "hist_"] if show_histogram else []
+            for attr in attrs:
+                value = getattr(disp, attr)
+                if small_multiples:
+                    assert isinstance(value, np.ndarray), attr
+                    assert value.dtype == object and value.shape == (n,), attr
+                else:
+                    assert not isinstance(value, np.ndarray), attr
+            axes = np.atleast_1d(disp.ax_)
+            assert all(isinstance(a, Axes) for a in axes)
+            if not show_histogram:
+                assert disp.hist_ax_ is None and disp.hist_ is None
+            assert disp.bars_ is None and disp.gap_bars_ is None  # kind="line"
+            plt.close("all")
 
 
 def test_several_models_on_one_axis(binary):
@@ -211,12 +348,13 @@ def test_sample_weight_and_pos_label(binary):
     rng = np.random.default_rng(0)
     w = rng.integers(1, 4, size=len(y))
     disp = ReliabilityDisplay.from_predictions(y, P[:, 0], sample_weight=w, pos_label=0)
-    rep = reliability_curve(np.repeat(y, w), np.repeat(P[:, 0], w), n_bins=10, pos_label=0)
+    rep = reliability_curve(np.repeat(y, w), np.repeat(P[:, 0], w), pos_label=0)
+    assert disp.bin_count.shape == (15,)
     np.testing.assert_allclose(disp.prob_true, rep.prob_true, equal_nan=True)
     np.testing.assert_allclose(disp.bin_count, rep.bin_count)
     assert disp.pos_label == 0
     assert disp.ax_.get_xlabel() == "Predicted probability of class 0"
-    ece = expected_calibration_error(np.repeat(y, w), np.repeat(P[:, 0], w), pos_label=0, n_bins=10)
+    ece = expected_calibration_error(np.repeat(y, w), np.repeat(P[:, 0], w), pos_label=0)
     assert disp.calibration_error == pytest.approx(ece, rel=1e-12)
 
 
