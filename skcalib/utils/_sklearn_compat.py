@@ -15,6 +15,14 @@ validation of scikit-learn's public functions and estimators).
 :func:`parameter_constraints` returns the constraints a ``validate_params``-decorated
 function checks (its private ``_skl_parameter_constraints`` attribute).
 
+Display style keywords
+----------------------
+:func:`validate_style_kwargs` is ``sklearn.utils._plotting._validate_style_kwargs``
+(scikit-learn >= 1.6), which merges a display's default matplotlib style keywords with
+the user's, resolving aliases (``ls`` overrides ``linestyle``, ``c`` overrides
+``color``...); None when this scikit-learn lacks it (the displays then fall back on
+matplotlib's own alias table).
+
 Scorers
 -------
 :class:`SklearnScorer` is the class of the objects :func:`sklearn.metrics.make_scorer`
@@ -81,6 +89,13 @@ from sklearn.utils._param_validation import (
     validate_params,
 )
 
+# Style keywords of the displays: sklearn's merge of default and user kwargs, aliases
+# resolved (scikit-learn >= 1.6); None when missing (skcalib.display has a fallback).
+try:
+    from sklearn.utils._plotting import _validate_style_kwargs as validate_style_kwargs
+except ImportError:  # pragma: no cover - present in every supported scikit-learn
+    validate_style_kwargs = None
+
 __all__ = [
     "fit_context",
     "HasMethods",
@@ -91,6 +106,7 @@ __all__ = [
     "make_constraint",
     "validate_parameter_constraints",
     "validate_params",
+    "validate_style_kwargs",
     "SCORER_HOOK_PARAMETERS",
     "ScoringGuardConstraint",
     "SklearnCompatibilityWarning",
