@@ -5,6 +5,12 @@
 ``import skcalib`` the same names are also valid ``scoring=`` strings everywhere in
 scikit-learn (see :func:`skcalib.metrics.register_scorers`).
 
+A name means one scorer everywhere: skcalib's names are distinct from scikit-learn's
+(the Brier score is ``"brier"``; ``"neg_brier_score"`` is scikit-learn's), and a name
+that scikit-learn's registry holds for a scorer that is not skcalib's is resolved by
+:func:`get_scorer` to that scorer, exactly as ``scoring=name`` would be in
+scikit-learn.
+
 Three kinds of scorer
 ---------------------
 * **Probabilistic classification** (``"ece"``, ``"brier"``, ``"nll"``, ...): the metric
@@ -50,6 +56,7 @@ from typing import NamedTuple
 
 import numpy as np
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
+from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
 from ..utils._sklearn_compat import (
     ScorerBase,
@@ -138,7 +145,7 @@ def nll_of_normal_forecast(y_true, y_pred, *, sample_weight=None):
 
 @dataclass(frozen=True)
 class _Spec:
-    name: str  # scikit-learn style name ("neg_" + metric name for losses)
+    name: str | None  # scikit-learn style name ("neg_" + metric name for losses)
     alias: str | None  # short alias, same values
     metric: Callable  # the public function of skcalib.metrics behind the scorer
     kind: str  # "proba", "ensemble" or "regression"
@@ -178,7 +185,9 @@ _SPECS = (
         "proba",
     ),
     # proper scoring rules
-    _Spec("neg_brier_score", "brier", brier_score, "proba"),
+    # no long name: "neg_brier_score" is scikit-learn's (brier_score_loss), and a name
+    # never means two scorers
+    _Spec(None, "brier", brier_score, "proba"),
     _Spec("neg_negative_log_likelihood", "nll", negative_log_likelihood, "proba"),
     # selective prediction: AURC is a loss (negated), OCA an accuracy (as it is)
     _Spec("neg_area_under_risk_coverage", "aurc", area_under_risk_coverage, "proba"),
@@ -238,8 +247,8 @@ def get_scorer_names():
     """Return the names of all skcalib scorers.
 
     Each name works with :func:`get_scorer` and, after ``import skcalib``, as a
-    ``scoring=`` string in scikit-learn, except ``"neg_brier_score"``: scikit-learn
-    defines that name itself and skcalib never overrides it (use ``"brier"``).
+    ``scoring=`` string in scikit-learn.  None of them is a scikit-learn name: the
+    Brier score is ``"brier"`` (``"neg_brier_score"`` is scikit-learn's own scorer).
 
     Returns
     -------
@@ -414,6 +423,13 @@ def is_skcalib_metric(obj):
     )
 
 
+def _taken_by_another_scorer(name):
+    """True when scikit-learn resolves ``name`` to a scorer that is not skcalib's (a
+    name a future scikit-learn, or another library, defines): it then keeps that
+    meaning in :func:`get_scorer` too."""
+    return name in _sklearn_get_scorer_names() and not is_skcalib_scorer(_sklearn_get_scorer(name))
+
+
 @validate_params({"scoring": [str, callable, None]}, prefer_skip_nested_validation=False)
 def get_scorer(scoring, **options):
     """Return a scikit-learn scorer from a skcalib (or scikit-learn) scorer name.
@@ -423,7 +439,9 @@ def get_scorer(scoring, **options):
     scoring : str, callable or None
         A name from :func:`get_scorer_names` (e.g. ``"ece"``,
         ``"neg_expected_calibration_error"``, ``"brier"``, ``"iscv"``, ``"crps"``), or
-        any scikit-learn scorer name (returned by :func:`sklearn.metrics.get_scorer`).
+        any scikit-learn scorer name (returned by :func:`sklearn.metrics.get_scorer`:
+        a name scikit-learn defines, such as ``"neg_brier_score"``, always means
+        scikit-learn's scorer, here as in ``scoring=``).
         A scorer (callable) is returned as it is and None gives None, as in
         scikit-learn.  A skcalib metric function raises a ValueError saying which name
         to pass instead.
@@ -465,7 +483,7 @@ def get_scorer(scoring, **options):
     if not isinstance(scoring, str):
         raise TypeError(f"scoring must be a str, a callable or None, got {type(scoring)}")
     spec = _BY_NAME.get(scoring)
-    if spec is not None:
+    if spec is not None and not _taken_by_another_scorer(scoring):
         return _build(scoring, spec, options)
     try:
         scorer = _sklearn_get_scorer(scoring)

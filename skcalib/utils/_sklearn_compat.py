@@ -41,31 +41,27 @@ Scorer-name registration
 ------------------------
 scikit-learn has no public registry of scorer names: :func:`sklearn.metrics.get_scorer`
 looks names up in the private dict ``sklearn.metrics._scorer._SCORERS``
-(:func:`sklearn_scorer_registry`), and every function or estimator with a ``scoring``
-parameter validates strings against a ``StrOptions(set(get_scorer_names()))``
-constraint built when its module was imported (``check_scoring``, ``cross_validate``,
-``cross_val_score``, ``learning_curve``, ``validation_curve``,
-``permutation_test_score``, ``permutation_importance``, ``GridSearchCV`` and the other
-searches, ``SequentialFeatureSelector``, ``TunedThresholdClassifierCV``,
-``LogisticRegressionCV``, ``RidgeCV``...).
+(:func:`sklearn_scorer_registry` locates it, or returns None), and every function or
+estimator with a ``scoring`` parameter validates strings against a
+``StrOptions(set(get_scorer_names()))`` constraint built when its module was imported
+(``check_scoring``, ``cross_validate``, ``GridSearchCV``, ``permutation_importance``,
+``LogisticRegressionCV``, ``RidgeCV``, ``TunedThresholdClassifierCV``...).
 
-:func:`add_scorer_names` therefore, given a mapping name -> scorer,
+A string name therefore needs exactly two things, and :func:`add_scorer_names` does
+only these two, given a mapping name -> scorer:
 
-1. adds every name to ``_SCORERS``, except a name scikit-learn already defines, which
-   is never overridden;
-2. adds the same names to every such ``StrOptions`` constraint of the scikit-learn
-   modules imported so far (:func:`scorer_name_constraints`: found by scanning the
-   ``_parameter_constraints`` of their classes and the ``_skl_parameter_constraints``
-   of their validated functions for a ``StrOptions`` holding scikit-learn's own scorer
-   names).  Modules imported later build their constraints from ``get_scorer_names()``,
-   which now includes the names;
-3. puts a hidden :class:`ScoringGuardConstraint` in front of the same ``scoring``
-   constraint lists (:func:`scoring_constraint_lists`), which rejects a callable the
-   caller's predicate recognises (e.g. a metric function passed as ``scoring``) with a
-   ValueError carrying the caller's message, before anything is fitted.
+1. the name in ``_SCORERS`` (a name already there is never overridden);
+2. the name in the options of those ``StrOptions`` of the scikit-learn modules imported
+   so far (:func:`scorer_name_constraints`: the ``StrOptions`` of a ``scoring``
+   parameter that holds scikit-learn's own scorer names).  Modules imported later build
+   their constraints from ``get_scorer_names()``, which then includes the names.
 
-:func:`remove_scorer_names` undoes it.  Neither knows which names or metrics are
-skcalib's: the caller passes them (see :mod:`skcalib.metrics._registration`).
+Nothing else of scikit-learn is changed: no constraint, class or function is added to
+or replaced in scikit-learn, only strings are added to existing sets.
+:func:`remove_scorer_names` removes the same strings again (also from the constraints of
+modules imported after the registration), which restores scikit-learn exactly.  Neither
+knows which names are skcalib's: the caller passes them (see
+:mod:`skcalib.metrics._registration`).
 """
 
 from __future__ import annotations
@@ -108,18 +104,15 @@ __all__ = [
     "validate_params",
     "validate_style_kwargs",
     "SCORER_HOOK_PARAMETERS",
-    "ScoringGuardConstraint",
     "SklearnCompatibilityWarning",
     "ScorerBase",
     "SklearnScorer",
     "add_scorer_names",
     "build_scorer",
     "check_scorer_hook",
-    "is_scoring_guard",
     "parameter_constraints",
     "remove_scorer_names",
     "scorer_name_constraints",
-    "scoring_constraint_lists",
     "sklearn_scorer_registry",
 ]
 
@@ -244,14 +237,15 @@ def build_scorer(scorer_class, score_func, **make_scorer_params):
 def sklearn_scorer_registry():
     """scikit-learn's dict of scorer names (``sklearn.metrics._scorer._SCORERS``).
 
-    Raises a RuntimeError if it is missing or no longer a dict.
+    Returns None where the installed scikit-learn keeps it elsewhere, or not as a dict:
+    the scorer names cannot be registered there, scorer objects still work.
     """
-    from sklearn.metrics import _scorer
-
+    try:
+        from sklearn.metrics import _scorer
+    except ImportError:  # pragma: no cover - a scikit-learn without the module
+        return None
     registry = getattr(_scorer, "_SCORERS", None)
-    if not isinstance(registry, dict):
-        raise RuntimeError("sklearn.metrics._scorer._SCORERS is not a dict")
-    return registry
+    return registry if isinstance(registry, dict) else None
 
 
 # --------------------------------------------------------------------------------------
@@ -291,79 +285,40 @@ def _iter_constraint_dicts():
                     yield d
 
 
-def _is_scorer_names(c):
-    return isinstance(c, StrOptions) and _MARKER_NAMES <= set(c.options)
+def _is_scorer_names(constraint):
+    return isinstance(constraint, StrOptions) and _MARKER_NAMES <= set(constraint.options)
 
 
 def scorer_name_constraints():
-    """The ``StrOptions`` constraints that hold scikit-learn's scorer names."""
-    found = {}
-    for d in _iter_constraint_dicts():
-        for constraints in d.values():
-            if isinstance(constraints, list):
-                for c in constraints:
-                    if _is_scorer_names(c):
-                        found[id(c)] = c
-    return list(found.values())
+    """The ``StrOptions`` of the ``scoring`` parameters that hold the scorer names.
 
-
-def scoring_constraint_lists():
-    """The constraint lists ``[StrOptions(scorer names), callable, ...]`` of ``scoring``."""
-    found = {}
-    for d in _iter_constraint_dicts():
-        for constraints in d.values():
-            if isinstance(constraints, list) and any(_is_scorer_names(c) for c in constraints):
-                found[id(constraints)] = constraints
-    return list(found.values())
-
-
-def _add_options(constraint, names):
-    if isinstance(constraint.options, set):
-        constraint.options.update(names)
-    else:  # a frozenset or another container: replace it
-        constraint.options = set(constraint.options) | set(names)
-
-
-def _remove_options(constraint, names):
-    if isinstance(constraint.options, set):
-        constraint.options.difference_update(names)
-    else:
-        constraint.options = set(constraint.options) - set(names)
-
-
-class ScoringGuardConstraint(HasMethods):
-    """A hidden ``scoring`` constraint that raises for the callables ``reject`` picks.
-
-    ``make_constraint`` accepts instances of a fixed set of constraint classes; this one
-    subclasses ``HasMethods`` to be accepted, and overrides everything it uses.  It is
-    never satisfied: a value it does not reject is left to the other constraints.
-
-    Parameters
-    ----------
-    reject : callable
-        ``reject(value) -> bool``: True for a callable to reject.
-    message : callable
-        ``message(value) -> str``: the message of the ValueError raised for it.
+    Those of the scikit-learn functions and estimators imported so far: the constraints
+    of a ``scoring`` parameter (``_parameter_constraints`` of a class,
+    ``_skl_parameter_constraints`` of a validated function) that are a ``StrOptions``
+    holding scikit-learn's own scorer names.  Each constraint appears once, also when
+    several classes share it.
     """
-
-    def __init__(self, reject, message):
-        super().__init__([])
-        self.hidden = True
-        self.reject = reject
-        self.message = message
-
-    def is_satisfied_by(self, val):
-        if callable(val) and self.reject(val):
-            raise ValueError(self.message(val))
-        return False
-
-    def __str__(self):
-        return "not a metric function"
+    found = {}
+    for d in _iter_constraint_dicts():
+        constraints = d.get("scoring")
+        if isinstance(constraints, list):
+            for c in constraints:
+                if _is_scorer_names(c):
+                    found[id(c)] = c
+    return list(found.values())
 
 
-def is_scoring_guard(constraint):
-    """True for a :class:`ScoringGuardConstraint` (also one from a reloaded module)."""
-    return type(constraint).__name__ == ScoringGuardConstraint.__name__
+def _set_options(constraint, options):
+    """Give ``constraint`` the option set ``options``, keeping the container's type."""
+    current = constraint.options
+    if isinstance(current, set):  # scikit-learn's: updated in place
+        current.intersection_update(options)
+        current.update(options)
+    else:
+        try:
+            constraint.options = type(current)(options)
+        except TypeError:  # pragma: no cover - a container without a copy constructor
+            constraint.options = set(options)
 
 
 # --------------------------------------------------------------------------------------
@@ -371,11 +326,14 @@ def is_scoring_guard(constraint):
 # --------------------------------------------------------------------------------------
 
 
-def add_scorer_names(scorers, *, is_own, reject, message):
+def add_scorer_names(scorers, *, is_own):
     """Make the names of ``scorers`` valid ``scoring=`` strings in scikit-learn.
 
-    Never overrides a name scikit-learn defines; idempotent.  On any error it undoes
-    what this call changed and re-raises.
+    Adds each name to scikit-learn's registry and to the options of
+    :func:`scorer_name_constraints`; nothing else is changed.  A name the registry
+    already holds for a scorer ``is_own`` does not recognise (scikit-learn's own, or
+    another library's) is left to it.  Idempotent.  On any error it undoes what this
+    call added and re-raises.
 
     Parameters
     ----------
@@ -385,24 +343,25 @@ def add_scorer_names(scorers, *, is_own, reject, message):
     is_own : callable
         ``is_own(scorer) -> bool``: True for a scorer of the caller's, to recognise a
         name registered before (e.g. before a module reload).
-    reject, message : callable
-        The predicate and message of the :class:`ScoringGuardConstraint` put in front
-        of every ``scoring`` constraint list.
 
     Returns
     -------
     list of str
         The sorted names now registered by the caller.
     """
-    check_scorer_hook()
     registry = sklearn_scorer_registry()
+    if registry is None:
+        raise RuntimeError(
+            "scikit-learn's scorer registry (sklearn.metrics._scorer._SCORERS) was not found"
+        )
+    check_scorer_hook()
     names, added = set(), set()
     try:
         for name, scorer in scorers.items():
             if name in registry:
                 if is_own(registry[name]):  # a previous registration
                     names.add(name)
-                continue  # scikit-learn's own name: never override it
+                continue  # someone else's name: never override it
             registry[name] = scorer
             names.add(name)
             added.add(name)
@@ -410,11 +369,7 @@ def add_scorer_names(scorers, *, is_own, reject, message):
         if not constraints:
             raise RuntimeError("found no StrOptions constraint holding the scorer names")
         for c in constraints:
-            _add_options(c, names)
-        for lst in scoring_constraint_lists():
-            lst[:] = [ScoringGuardConstraint(reject, message)] + [
-                c for c in lst if not is_scoring_guard(c)
-            ]
+            _set_options(c, set(c.options) | names)
     except BaseException:
         remove_scorer_names(added, is_own=is_own)
         raise
@@ -422,18 +377,21 @@ def add_scorer_names(scorers, *, is_own, reject, message):
 
 
 def remove_scorer_names(names, *, is_own):
-    """Undo :func:`add_scorer_names`: remove ``names`` (those whose scorer ``is_own``
-    recognises) from scikit-learn's registry and constraints, and every
-    :class:`ScoringGuardConstraint`."""
-    names = set(names)
-    try:
-        registry = sklearn_scorer_registry()
-    except RuntimeError:
+    """Undo :func:`add_scorer_names`.
+
+    Removes each of ``names`` whose registry entry is the caller's (``is_own``) or is
+    gone, from scikit-learn's registry and from the options of every
+    :func:`scorer_name_constraints` (also those of modules imported after the
+    registration, which read the names from the registry).  A name the registry holds
+    for someone else stays valid.
+    """
+    registry = sklearn_scorer_registry()
+    if registry is None:
         registry = {}
+    names = {n for n in names if n not in registry or is_own(registry[n])}
     for name in names:
-        if name in registry and is_own(registry[name]):
-            del registry[name]
-    for lst in scoring_constraint_lists():
-        lst[:] = [c for c in lst if not is_scoring_guard(c)]
-    for c in scorer_name_constraints():
-        _remove_options(c, names)
+        registry.pop(name, None)
+    if names:
+        for c in scorer_name_constraints():
+            if names & set(c.options):
+                _set_options(c, set(c.options) - names)

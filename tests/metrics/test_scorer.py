@@ -32,6 +32,7 @@ from sklearn.tree import DecisionTreeClassifier
 import skcalib  # noqa: F401  (registers the names with scikit-learn)
 from skcalib import metrics as M
 from skcalib.metrics import get_scorer, get_scorer_names
+from skcalib.metrics._registration import registered_scorer_names
 from skcalib.metrics._scorer import _SPECS
 from skcalib.utils._sklearn_compat import SklearnScorer, parameter_constraints
 
@@ -54,7 +55,6 @@ PROBA = {
     "gce": (M.general_calibration_error, {}),
     "neg_general_calibration_error": (M.general_calibration_error, {}),
     "brier": (M.brier_score, {}),
-    "neg_brier_score": (M.brier_score, {}),
     "nll": (M.negative_log_likelihood, {}),
     "neg_negative_log_likelihood": (M.negative_log_likelihood, {}),
 }
@@ -155,13 +155,11 @@ def test_the_guard_is_on_exactly_the_metrics_with_a_scorer():
 
 
 def _scoring(name):
-    """The string where scikit-learn resolves it to skcalib's scorer, else the object
-    (scikit-learn keeps its own "neg_brier_score")."""
-    if name in sklearn.metrics.get_scorer_names() and type(
-        sklearn.metrics.get_scorer(name)
-    ).__module__.startswith("skcalib"):
-        return name
-    return get_scorer(name)
+    """The string, which scikit-learn resolves to skcalib's scorer (every name is
+    registered by ``import skcalib``)."""
+    assert name in registered_scorer_names()
+    assert type(sklearn.metrics.get_scorer(name)).__module__ == "skcalib.metrics._scorer"
+    return name
 
 
 def _fold_check(name, estimator, X, y, expected_fn):
@@ -469,13 +467,48 @@ def test_get_scorer_other_inputs():
         get_scorer("accuracy", n_bins=3)
     with pytest.raises(TypeError):
         get_scorer(3)
-    # skcalib's neg_brier_score is its own (string labels work); scikit-learn keeps its own
-    ours = get_scorer("neg_brier_score")
-    clf = _clf().fit(X_BIN, Y_BIN)
-    assert ours(clf, X_BIN, Y_BIN) == get_scorer("brier")(clf, X_BIN, Y_BIN)
-    assert sklearn.metrics.get_scorer("neg_brier_score")._score_func.__module__.startswith(
-        "sklearn."
-    )
+    # "neg_brier_score" is scikit-learn's, here too; skcalib's Brier score is "brier"
+    assert "neg_brier_score" not in get_scorer_names()
+    theirs = get_scorer("neg_brier_score")
+    assert type(theirs) is type(sklearn.metrics.get_scorer("neg_brier_score"))
+    assert theirs._score_func is sklearn.metrics.brier_score_loss
+    y01 = (Y_BIN == "malignant").astype(int)
+    clf = _clf().fit(X_BIN, y01)
+    p1 = clf.predict_proba(X_BIN)[:, 1]
+    assert theirs(clf, X_BIN, y01) == -sklearn.metrics.brier_score_loss(y01, p1)
+    assert get_scorer("brier")(clf, X_BIN, y01) == pytest.approx(-M.brier_score(y01, p1), rel=1e-12)
+
+
+def _sklearn_own_names():
+    """The names scikit-learn's registry holds for scikit-learn's own scorers."""
+    return [
+        n
+        for n in sklearn.metrics.get_scorer_names()
+        if type(sklearn.metrics.get_scorer(n)).__module__.startswith("sklearn.")
+    ]
+
+
+def test_no_name_means_two_scorers():
+    sklearn_names = _sklearn_own_names()
+    assert {"neg_brier_score", "neg_log_loss", "accuracy", "roc_auc"} <= set(sklearn_names)
+    # skcalib defines no scikit-learn name (with the installed scikit-learn)...
+    assert not set(get_scorer_names()) & set(sklearn_names)
+    # ...and every scikit-learn name means scikit-learn's scorer in get_scorer too
+    for name in sklearn_names:
+        ours, theirs = get_scorer(name), sklearn.metrics.get_scorer(name)
+        assert type(ours) is type(theirs), name
+        assert repr(ours) == repr(theirs), name
+        assert getattr(ours, "_score_func", None) is getattr(theirs, "_score_func", None)
+    # the same numbers, on the names of a probabilistic classifier
+    y01 = (Y_BIN == "malignant").astype(int)
+    clf = _clf().fit(X_BIN, y01)
+    for name in ["neg_brier_score", "neg_log_loss", "roc_auc", "accuracy", "average_precision"]:
+        assert get_scorer(name)(clf, X_BIN, y01) == sklearn.metrics.get_scorer(name)(
+            clf, X_BIN, y01
+        ), name
+    # and skcalib's own names resolve to skcalib's scorers in scikit-learn
+    for name in get_scorer_names():
+        assert repr(sklearn.metrics.get_scorer(name)) == repr(get_scorer(name)), name
 
 
 def test_guard_metric_function_where_a_scorer_is_expected():
@@ -483,7 +516,13 @@ def test_guard_metric_function_where_a_scorer_is_expected():
     with pytest.raises(ValueError, match=msg):
         get_scorer(M.expected_calibration_error)
     with pytest.raises(ValueError, match=msg):
-        cross_val_score(_clf(), X_IRIS, Y_IRIS, scoring=M.expected_calibration_error)
+        cross_val_score(
+            _clf(), X_IRIS, Y_IRIS, scoring=M.expected_calibration_error, error_score="raise"
+        )
+    # with the default error_score, scikit-learn's "Scoring failed" warning carries it
+    with pytest.warns(UserWarning, match=r"Scoring failed(.|\n)*not a scorer"):
+        scores = cross_val_score(_clf(), X_IRIS, Y_IRIS, scoring=M.expected_calibration_error)
+    assert np.all(np.isnan(scores))
     with pytest.raises(ValueError, match=msg):
         GridSearchCV(
             _clf(),

@@ -5,15 +5,17 @@ the newest and the oldest supported scikit-learn).
   as skcalib relies on: the parameter validation, the scorer base class and its
   ``_score`` hook, scikit-learn's scorer registry and its ``scoring`` constraints;
 * the scorer-name registration built on it (``skcalib.metrics.register_scorers``):
-  every entry point that takes ``scoring=`` accepts the skcalib names; the registration
-  never overrides a scikit-learn name, is idempotent, can be switched off, and degrades
-  to one warning.
+  every entry point that takes ``scoring=`` accepts the skcalib names, whatever the
+  import order; the registration adds names and nothing else to scikit-learn, never
+  overrides a name, is idempotent, is undone exactly by ``unregister_scorers``, can be
+  switched off, and degrades to one warning where scikit-learn's registry is missing.
 """
 
 import functools
 import inspect
 import numbers
 import os
+import pathlib
 import pickle
 import subprocess
 import sys
@@ -217,32 +219,41 @@ def test_scorer_registry_is_scikit_learns(monkeypatch):
     registry = compat.sklearn_scorer_registry()
     assert registry is sklearn.metrics._scorer._SCORERS
     assert sorted(registry) == sorted(sk_get_scorer_names())
+    # a scikit-learn that keeps it elsewhere, or not as a dict: None, no exception
     monkeypatch.setattr(sklearn.metrics._scorer, "_SCORERS", None)
-    with pytest.raises(RuntimeError, match="_SCORERS is not a dict"):
-        compat.sklearn_scorer_registry()
+    assert compat.sklearn_scorer_registry() is None
+    monkeypatch.delattr(sklearn.metrics._scorer, "_SCORERS")
+    assert compat.sklearn_scorer_registry() is None
 
 
 def test_scoring_constraints_are_found():
-    # the constraints of public functions and estimators with a ``scoring`` parameter
-    lists = compat.scoring_constraint_lists()
+    # the StrOptions of the ``scoring`` parameter of public functions and estimators
     names = compat.scorer_name_constraints()
-    for owner in (cross_val_score, check_scoring):
-        scoring = compat.parameter_constraints(owner)["scoring"]
-        assert any(lst is scoring for lst in lists), owner
-        assert any(c in names for c in scoring if isinstance(c, compat.StrOptions)), owner
-    scoring = GridSearchCV._parameter_constraints["scoring"]
-    assert any(lst is scoring for lst in lists)
+    assert len({id(c) for c in names}) == len(names)  # each once
+    owners = [
+        compat.parameter_constraints(cross_val_score),
+        compat.parameter_constraints(check_scoring),
+        compat.parameter_constraints(permutation_importance),
+        GridSearchCV._parameter_constraints,
+        SequentialFeatureSelector._parameter_constraints,
+        LogisticRegressionCV._parameter_constraints,
+    ]
+    for constraints in owners:
+        options = [c for c in constraints["scoring"] if isinstance(c, compat.StrOptions)]
+        assert len(options) == 1
+        assert any(c is options[0] for c in names)
     for c in names:
         assert {"accuracy", "roc_auc", "neg_log_loss", "r2"} <= set(c.options)
         assert "ece" in c.options  # registered by ``import skcalib``
+        assert type(c.options) is set  # scikit-learn's own container, kept
+    # a StrOptions of another parameter is never one of them
+    assert not any(
+        c is x for c in names for x in compat.parameter_constraints(cross_val_score)["error_score"]
+    )
 
 
 def _my_metric(y_true, y_pred):  # pragma: no cover - never called
     return 0.0
-
-
-def _accuracy(estimator, X, y):
-    return float(np.mean(estimator.predict(X) == y))
 
 
 def test_add_and_remove_scorer_names_round_trip(monkeypatch):
@@ -252,52 +263,67 @@ def test_add_and_remove_scorer_names_round_trip(monkeypatch):
     def is_own(scorer):
         return scorer is mine
 
-    def reject(value):
-        return value is _my_metric
-
-    def message(value):
-        return f"{value.__name__} is a metric function"
-
-    kwargs = {"is_own": is_own, "reject": reject, "message": message}
     scorers = {"my_accuracy": mine, "accuracy": mine}
+    options_before = [set(c.options) for c in compat.scorer_name_constraints()]
     try:
-        assert compat.add_scorer_names(scorers, **kwargs) == ["my_accuracy"]
-        assert compat.add_scorer_names(scorers, **kwargs) == ["my_accuracy"]  # idempotent
+        assert compat.add_scorer_names(scorers, is_own=is_own) == ["my_accuracy"]
+        assert compat.add_scorer_names(scorers, is_own=is_own) == ["my_accuracy"]  # idempotent
         registry = compat.sklearn_scorer_registry()
         assert registry["my_accuracy"] is mine
         assert registry["accuracy"] is not mine  # scikit-learn's name is never overridden
         assert "my_accuracy" in sk_get_scorer_names()
+        assert all("my_accuracy" in c.options for c in compat.scorer_name_constraints())
         np.testing.assert_allclose(
             cross_val_score(_clf(), X, Y, cv=CV, scoring="my_accuracy"),
             cross_val_score(_clf(), X, Y, cv=CV, scoring="accuracy"),
         )
-        with pytest.raises(ValueError, match="_my_metric is a metric function"):
-            check_scoring(_clf(), scoring=_my_metric)
-        assert check_scoring(_clf(), scoring=_accuracy) is _accuracy
-        lists = compat.scoring_constraint_lists()
-        assert all(sum(compat.is_scoring_guard(c) for c in lst) == 1 for lst in lists)
     finally:
         compat.remove_scorer_names(["my_accuracy"], is_own=is_own)
-    try:
-        assert "my_accuracy" not in sk_get_scorer_names()
-        assert "accuracy" in sk_get_scorer_names()
-        with pytest.raises(compat.InvalidParameterError, match="scoring"):
-            cross_val_score(_clf(), X, Y, scoring="my_accuracy")
-        assert not any(
-            compat.is_scoring_guard(c) for lst in compat.scoring_constraint_lists() for c in lst
-        )
-        # an error half-way undoes what the call changed, and is raised
-        monkeypatch.setattr(compat, "scorer_name_constraints", lambda: [])
-        with pytest.raises(RuntimeError, match="no StrOptions constraint"):
-            compat.add_scorer_names(scorers, **kwargs)
-        assert "my_accuracy" not in compat.sklearn_scorer_registry()
-    finally:
-        monkeypatch.undo()
-        register_scorers()  # skcalib's guard constraints back
-    assert all(
-        sum(compat.is_scoring_guard(c) for c in lst) == 1
-        for lst in compat.scoring_constraint_lists()
-    )
+    assert "my_accuracy" not in sk_get_scorer_names()
+    assert "accuracy" in sk_get_scorer_names()
+    assert [set(c.options) for c in compat.scorer_name_constraints()] == options_before
+    with pytest.raises(compat.InvalidParameterError, match="scoring"):
+        cross_val_score(_clf(), X, Y, scoring="my_accuracy")
+    # a name someone else holds is not removed
+    compat.remove_scorer_names(["accuracy"], is_own=is_own)
+    assert "accuracy" in sk_get_scorer_names()
+    assert all("accuracy" in c.options for c in compat.scorer_name_constraints())
+    # an error half-way undoes what the call added, and is raised
+    monkeypatch.setattr(compat, "scorer_name_constraints", lambda: [])
+    with pytest.raises(RuntimeError, match="no StrOptions constraint"):
+        compat.add_scorer_names(scorers, is_own=is_own)
+    assert "my_accuracy" not in compat.sklearn_scorer_registry()
+    monkeypatch.undo()
+    # no registry: nothing is changed
+    monkeypatch.setattr(compat, "sklearn_scorer_registry", lambda: None)
+    with pytest.raises(RuntimeError, match="scorer registry"):
+        compat.add_scorer_names(scorers, is_own=is_own)
+    monkeypatch.undo()
+    assert "my_accuracy" not in sk_get_scorer_names()
+    assert [set(c.options) for c in compat.scorer_name_constraints()] == options_before
+
+
+def _from_skcalib(obj):
+    """True for an object (or class) defined by skcalib."""
+    modules = (type(obj).__module__, getattr(obj, "__module__", None))
+    return any(isinstance(m, str) and m.split(".")[0] == "skcalib" for m in modules)
+
+
+def test_nothing_of_skcalib_inside_sklearn_constraints():
+    """The registration adds strings to existing sets; no constraint of its own."""
+    dicts = list(compat._iter_constraint_dicts())
+    assert len(dicts) > 20
+    for d in dicts:
+        for constraints in d.values():
+            for c in constraints if isinstance(constraints, list) else [constraints]:
+                assert not _from_skcalib(c), c
+    assert _from_skcalib(compat.ScorerBase) and _from_skcalib(get_scorer("ece"))
+    # so a metric function passed as ``scoring`` is scikit-learn's business: accepted as
+    # any callable, and the metric itself says what to pass instead when it is called
+    assert check_scoring(_clf(), scoring=expected_calibration_error) is expected_calibration_error
+    assert check_scoring(_clf(), scoring=len) is len
+    with pytest.raises(ValueError, match="not a scorer.*scoring='ece'"):
+        cross_val_score(_clf(), X, Y, scoring=expected_calibration_error, error_score="raise")
 
 
 # --------------------------------------------------------------------------------------
@@ -305,13 +331,18 @@ def test_add_and_remove_scorer_names_round_trip(monkeypatch):
 # --------------------------------------------------------------------------------------
 
 
-def test_names_registered_except_sklearn_own():
+def test_every_name_registered_and_none_is_sklearns():
     registered = set(_registration.registered_scorer_names())
-    assert registered == set(get_scorer_names()) - {"neg_brier_score"}
+    assert registered == set(get_scorer_names())
     assert registered <= set(sk_get_scorer_names())
-    # never overrides a scikit-learn name
-    assert type(sk_get_scorer("neg_brier_score")).__module__.startswith("sklearn.")
-    assert "neg_brier_score" not in registered
+    assert len(sk_get_scorer_names()) == len(set(sk_get_scorer_names()))
+    for name in registered:
+        assert type(sk_get_scorer(name)).__module__ == "skcalib.metrics._scorer", name
+    # scikit-learn's own names stay scikit-learn's
+    sklearn_own = [n for n in sk_get_scorer_names() if n not in registered]
+    assert {"neg_brier_score", "neg_log_loss", "accuracy", "roc_auc"} <= set(sklearn_own)
+    for name in sklearn_own:
+        assert type(sk_get_scorer(name)).__module__.startswith("sklearn."), name
 
 
 ENTRY_POINTS = {
@@ -368,8 +399,9 @@ def test_every_entry_point_accepts_the_names(entry_point):
         assert np.all(np.isfinite(values))
         if entry_point in ("cross_val_score", "cross_validate"):
             np.testing.assert_allclose(values, _expected_ece_cv(), rtol=1e-12)
-        # the long name and the alias are the same scorer
+        # the long name, the alias and the scorer object are the same scorer
         np.testing.assert_allclose(run("neg_expected_calibration_error"), values, rtol=1e-12)
+        np.testing.assert_allclose(run(get_scorer("ece")), values, rtol=1e-12)
 
 
 def test_check_scoring_get_scorer_and_multimetric():
@@ -404,43 +436,87 @@ def test_hist_gradient_boosting_early_stopping_scoring():
     assert np.all(np.asarray(hgb.validation_score_) <= 0)
 
 
+def _options_snapshot():
+    return {id(c): frozenset(c.options) for c in compat.scorer_name_constraints()}
+
+
 def test_idempotent_and_reversible():
     before_names = sorted(sk_get_scorer_names())
-    before_registry = dict(sklearn.metrics._scorer._SCORERS)
+    before_registry = list(sklearn.metrics._scorer._SCORERS.items())
+    before_options = _options_snapshot()
     assert register_scorers() == _registration.registered_scorer_names()
     assert register_scorers() == _registration.registered_scorer_names()
     assert sorted(sk_get_scorer_names()) == before_names
-    for name, scorer in before_registry.items():  # not even replaced
-        assert sklearn.metrics._scorer._SCORERS[name] is scorer
-    lists = compat.scoring_constraint_lists()
-    assert lists and all(sum(compat.is_scoring_guard(c) for c in lst) == 1 for lst in lists)
+    # not even replaced, nor reordered
+    assert [(n, id(s)) for n, s in sklearn.metrics._scorer._SCORERS.items()] == [
+        (n, id(s)) for n, s in before_registry
+    ]
+    assert _options_snapshot() == before_options
     try:
         unregister_scorers()
         assert "ece" not in sk_get_scorer_names()
         assert "accuracy" in sk_get_scorer_names()
+        assert len(sk_get_scorer_names()) == len(before_names) - len(get_scorer_names())
+        assert not any("ece" in c.options for c in compat.scorer_name_constraints())
         with pytest.raises(compat.InvalidParameterError, match="scoring"):
             cross_val_score(_clf(), X, Y, scoring="ece")
-        assert not any(compat.is_scoring_guard(c) for lst in lists for c in lst)
+        unregister_scorers()  # twice is harmless
         # skcalib scorer objects work without the registration
-        assert np.all(np.isfinite(cross_val_score(_clf(), X, Y, scoring=get_scorer("ece"))))
+        np.testing.assert_allclose(
+            cross_val_score(_clf(), X, Y, cv=CV, scoring=get_scorer("ece")),
+            _expected_ece_cv(),
+            rtol=1e-12,
+        )
     finally:
         register_scorers()
     assert sorted(sk_get_scorer_names()) == before_names
+    assert _options_snapshot() == before_options
     assert np.all(np.isfinite(cross_val_score(_clf(), X, Y, scoring="ece")))
 
 
-def test_metric_function_as_scoring_is_rejected_early():
-    with pytest.raises(ValueError, match="not a scorer.*scoring='ece'"):
-        cross_val_score(_clf(), X, Y, scoring=expected_calibration_error)
-    with pytest.raises(ValueError, match="not a scorer.*scoring='ece'"):
-        check_scoring(_clf(), scoring=expected_calibration_error)
-    # other callables are untouched
-    assert check_scoring(_clf(), scoring=len) is len
+def test_a_name_scikit_learn_takes_keeps_its_meaning(monkeypatch):
+    """Should a future scikit-learn define one of skcalib's names, that name means
+    scikit-learn's scorer everywhere, also in skcalib.metrics.get_scorer."""
+    theirs = sklearn.metrics.make_scorer(sklearn.metrics.accuracy_score)
+
+    def is_theirs(scorer):
+        return scorer is theirs
+
+    clf = _clf().fit(X, Y)
+    unregister_scorers()
+    registry = compat.sklearn_scorer_registry()
+    monkeypatch.setattr(_registration, "_WARNED_TAKEN", set())
+    try:
+        assert compat.add_scorer_names({"ece": theirs}, is_own=is_theirs) == ["ece"]
+        with pytest.warns(SklearnCompatibilityWarning, match=r"already defines.*'ece'"):
+            names = register_scorers()
+        assert "ece" not in names and "neg_expected_calibration_error" in names
+        assert registry["ece"] is theirs  # not overridden
+        for scorer in (get_scorer("ece"), sk_get_scorer("ece"), check_scoring(clf, "ece")):
+            assert repr(scorer) == repr(theirs)
+            assert scorer(clf, X, Y) == theirs(clf, X, Y)
+        with pytest.raises(ValueError, match="is a scikit-learn scorer; options"):
+            get_scorer("ece", n_bins=10)
+        assert get_scorer("neg_expected_calibration_error")(clf, X, Y) == pytest.approx(
+            -expected_calibration_error(Y, clf.predict_proba(X))
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            register_scorers()  # warned once
+        unregister_scorers()
+        assert registry["ece"] is theirs  # someone else's name is not removed
+        assert check_scoring(clf, "ece")(clf, X, Y) == theirs(clf, X, Y)
+    finally:
+        compat.remove_scorer_names(["ece"], is_own=is_theirs)
+        unregister_scorers()
+        register_scorers()
+    assert type(sk_get_scorer("ece")).__module__ == "skcalib.metrics._scorer"
 
 
 def test_broken_internals_warn_once_and_roll_back(monkeypatch):
     monkeypatch.setattr(_registration, "_WARNED", False)
     unregister_scorers()
+    before = _options_snapshot()
     try:
         monkeypatch.setattr(sklearn.metrics._scorer, "_SCORERS", None)
         with pytest.warns(
@@ -450,6 +526,7 @@ def test_broken_internals_warn_once_and_roll_back(monkeypatch):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert register_scorers() == []  # no second warning
+        assert _options_snapshot() == before
         monkeypatch.undo()
         # a hook whose signature changed: detected before anything is modified
         monkeypatch.setattr(_registration, "_WARNED", False)
@@ -473,17 +550,26 @@ def test_broken_internals_warn_once_and_roll_back(monkeypatch):
         with pytest.warns(SklearnCompatibilityWarning, match="self-check failed"):
             assert register_scorers() == []
         assert "ece" not in sk_get_scorer_names()
-        assert not any(
-            compat.is_scoring_guard(c) for lst in compat.scoring_constraint_lists() for c in lst
-        )
+        assert _options_snapshot() == before
+        assert _registration.registered_scorer_names() == []
     finally:
         monkeypatch.undo()
         register_scorers()
     assert "ece" in sk_get_scorer_names()
 
 
+def test_self_check_detects_a_name_that_is_not_skcalibs(monkeypatch):
+    monkeypatch.setattr(_registration, "_REGISTERED", {"accuracy"})
+    with pytest.raises(RuntimeError, match=r"check_scoring\(scoring='accuracy'\)"):
+        _registration._self_check(check_scoring)
+    monkeypatch.setattr(_registration, "_REGISTERED", {"ece"})
+    _registration._self_check(check_scoring)
+
+
 def _run(code, **env):
     full_env = {**os.environ, **env}
+    full_env.pop("SKCALIB_REGISTER_SCORERS", None)
+    full_env.update(env)
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
@@ -496,13 +582,95 @@ def _run(code, **env):
 def test_environment_variable_switches_registration_off():
     out = _run(
         """
-        import skcalib
         from sklearn.metrics import get_scorer_names
+        n_sklearn = len(get_scorer_names())
+        import skcalib
+        from sklearn.model_selection import cross_val_score
+        from sklearn.datasets import load_iris
+        from sklearn.linear_model import LogisticRegression
         from skcalib.metrics import get_scorer
         assert "ece" not in get_scorer_names()
-        assert get_scorer("ece") is not None   # the objects still work
+        assert len(get_scorer_names()) == n_sklearn
+        X, y = load_iris(return_X_y=True)
+        scores = cross_val_score(LogisticRegression(max_iter=1000), X, y,
+                                 scoring=get_scorer("ece"), cv=3)   # the objects work
+        assert (scores <= 0).all()
         print("ok")
         """,
+        SKCALIB_REGISTER_SCORERS="0",
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+#: the scikit-learn state the registration may touch, as comparable values
+SNAPSHOT = """
+import sklearn.metrics._scorer as _s
+from sklearn.inspection import permutation_importance
+from sklearn.model_selection import GridSearchCV, cross_validate
+from skcalib.utils import _sklearn_compat as compat
+
+def scoring_state(constraints):
+    return [
+        (type(c).__name__, type(c.options).__name__, frozenset(c.options))
+        if isinstance(c, compat.StrOptions) else (type(c).__name__, repr(c))
+        for c in constraints
+    ]
+
+def snapshot():
+    return {
+        "names": sorted(sklearn.metrics.get_scorer_names()),
+        "registry": [(name, id(scorer)) for name, scorer in _s._SCORERS.items()],
+        "GridSearchCV": scoring_state(GridSearchCV._parameter_constraints["scoring"]),
+        "cross_validate": scoring_state(
+            compat.parameter_constraints(cross_validate)["scoring"]),
+        "permutation_importance": scoring_state(
+            compat.parameter_constraints(permutation_importance)["scoring"]),
+        "all": sorted(
+            (id(c), type(c.options).__name__, tuple(sorted(c.options)))
+            for c in compat.scorer_name_constraints()
+        ),
+    }
+"""
+
+
+def test_unregister_restores_scikit_learn_exactly():
+    out = _run(
+        textwrap.dedent(
+            """
+            import sklearn, sklearn.metrics
+            import skcalib                  # SKCALIB_REGISTER_SCORERS=0: nothing registered
+            from skcalib.metrics import get_scorer_names, register_scorers, unregister_scorers
+            """
+        )
+        + SNAPSHOT
+        + textwrap.dedent(
+            """
+            before = snapshot()
+            assert "ece" not in before["names"]
+            assert register_scorers() == get_scorer_names()
+            during = snapshot()
+            assert during["names"] == sorted(before["names"] + get_scorer_names())
+            for key in ("GridSearchCV", "cross_validate", "permutation_importance"):
+                assert during[key] != before[key], key
+                # the same constraints, with more names: nothing added around them
+                assert [c[0] for c in during[key]] == [c[0] for c in before[key]], key
+            # a class imported after the registration sees the names, and loses them again
+            from sklearn.feature_selection import SequentialFeatureSelector as SFS
+            (sfs,) = [c for c in SFS._parameter_constraints["scoring"]
+                      if isinstance(c, compat.StrOptions)]
+            assert "nll" in sfs.options
+            unregister_scorers()
+            after = snapshot()
+            old_ids = {c[0] for c in before["all"]}
+            new = [c for c in after["all"] if c[0] not in old_ids]   # imported in between
+            assert id(sfs) in {c[0] for c in new}
+            assert all(c[1:] == ("set", tuple(before["names"])) for c in new), new
+            after["all"] = [c for c in after["all"] if c[0] in old_ids]
+            assert after == before, (after, before)
+            print("ok")
+            """
+        ),
         SKCALIB_REGISTER_SCORERS="0",
     )
     assert out.returncode == 0, out.stderr
@@ -525,11 +693,87 @@ def test_import_order(order):
             warnings.simplefilter("error", UserWarning)  # incl. SklearnCompatibilityWarning
             from sklearn.datasets import load_iris
             from sklearn.linear_model import LogisticRegression
+            from skcalib.utils import _sklearn_compat as compat
             X, y = load_iris(return_X_y=True)
             clf = LogisticRegression(max_iter=1000)
             GridSearchCV(clf, {"C": [1.0]}, scoring="ece", cv=3).fit(X, y)
             cross_val_score(clf, X, y, scoring="brier", cv=3)
             SequentialFeatureSelector(clf, n_features_to_select=3, scoring="nll", cv=2).fit(X, y)
+            # the same scoring constraint lists, whatever the order: strings only
+            for constraints in (GridSearchCV._parameter_constraints["scoring"],
+                                SequentialFeatureSelector._parameter_constraints["scoring"]):
+                modules = {type(c).__module__ for c in constraints}
+                assert not any(m.startswith("skcalib") for m in modules), modules
+            print("ok")
+            """
+        )
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+#: ``import skcalib`` where scikit-learn's registry is not where skcalib expects it:
+#: the compatibility layer's locator is patched as the module is imported
+MISSING_REGISTRY = """
+import importlib.util, sys
+class _Patch:
+    def find_spec(self, name, path=None, target=None):
+        if name != "skcalib.utils._sklearn_compat":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        exec_module = spec.loader.exec_module
+        def patched(module):
+            exec_module(module)
+            module.sklearn_scorer_registry = lambda: None   # {locate}
+        spec.loader.exec_module = patched
+        return spec
+sys.meta_path.insert(0, _Patch())
+"""
+
+
+@pytest.mark.parametrize("how", ["locator_returns_none", "locator_raises"])
+def test_import_without_sklearn_registry_warns_once_and_objects_work(how):
+    locate = "lambda: None" if how == "locator_returns_none" else "lambda: {}[0]"
+    patch = MISSING_REGISTRY.replace("lambda: None   # {locate}", locate)
+    out = _run(
+        patch
+        + textwrap.dedent(
+            """
+            import warnings
+            import numpy as np
+            from sklearn.datasets import load_iris
+            from sklearn.linear_model import LogisticRegression
+            from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+            from sklearn.metrics import get_scorer_names as sk_names
+            n_sklearn = len(sk_names())
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                import skcalib
+                from skcalib.metrics import get_scorer, register_scorers
+                assert register_scorers() == []          # again: no second warning
+            from skcalib.utils import SklearnCompatibilityWarning
+            ours = [x for x in w if issubclass(x.category, SklearnCompatibilityWarning)]
+            assert len(ours) == 1, [str(x.message) for x in w]
+            assert "skcalib.metrics.get_scorer('ece')" in str(ours[0].message)
+            assert len(sk_names()) == n_sklearn and "ece" not in sk_names()
+            X, y = load_iris(return_X_y=True)
+            cv = KFold(3, shuffle=True, random_state=0)
+            clf = LogisticRegression(max_iter=1000)
+            scores = cross_val_score(clf, X, y, cv=cv, scoring=get_scorer("ece"))
+            expected = [
+                -skcalib.metrics.expected_calibration_error(
+                    y[te], clf.fit(X[tr], y[tr]).predict_proba(X[te]))
+                for tr, te in cv.split(X)
+            ]
+            assert np.allclose(scores, expected, rtol=1e-12, atol=0), (scores, expected)
+            scoring = {"ece": get_scorer("ece", n_bins=10), "brier": get_scorer("brier"),
+                       "acc": "accuracy"}
+            search = GridSearchCV(clf, {"C": [0.01, 1.0]}, cv=cv, scoring=scoring,
+                                  refit="ece").fit(X, y)
+            ece = search.cv_results_["mean_test_ece"]
+            assert search.best_index_ == int(np.argmax(ece)) and (ece < 0).all()
+            assert (search.cv_results_["mean_test_brier"] < 0).all()
             print("ok")
             """
         )
@@ -542,6 +786,7 @@ def test_import_never_breaks_with_broken_sklearn_internals():
     out = _run(
         """
         import warnings
+        import sklearn.model_selection
         import sklearn.metrics._scorer as s
         s._SCORERS = None                       # internals "changed"
         with warnings.catch_warnings(record=True) as w:
@@ -572,3 +817,13 @@ def test_registration_enabled_values(monkeypatch):
     monkeypatch.delenv("SKCALIB_REGISTER_SCORERS")
     assert _registration.scorer_registration_enabled()
     assert skcalib.__version__
+
+
+def test_scikit_learn_dependency_has_no_upper_bound():
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml"
+    if not pyproject.exists():  # pragma: no cover - an installed copy of the tests
+        pytest.skip("no pyproject.toml")
+    deps = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    (spec,) = [d for d in deps if d.replace(" ", "").startswith("scikit-learn")]
+    assert spec.replace(" ", "") == "scikit-learn>=1.6"
