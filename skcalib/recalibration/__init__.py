@@ -10,6 +10,7 @@ classifier.  Built on :mod:`skcalib.metrics` (its validation and its binning cor
 from ._classifier import RecalibratedClassifier
 from ._histogram import HistogramBinning, ScalingBinning
 from ._monotone import BetaCalibration, IsotonicCalibration
+from ._platt import PlattScaling
 from ._scaling import MatrixScaling, VectorScaling
 from ._temperature import EnsembleTemperatureScaling, TemperatureScaling
 
@@ -19,6 +20,7 @@ __all__ = [
     "HistogramBinning",
     "IsotonicCalibration",
     "MatrixScaling",
+    "PlattScaling",
     "RecalibratedClassifier",
     "ScalingBinning",
     "TemperatureScaling",

@@ -33,17 +33,18 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d,
 from ..metrics._validation import (
     PROBA_TOLERANCE,
     check_classification_input,
-    check_proba_chunk,
     check_sample_weight,
     iter_row_chunks,
 )
-from ..utils._sklearn_compat import StrOptions, validate_parameter_constraints
+from ..utils._sklearn_compat import StrOptions, fit_context
 
 __all__ = [
     "INPUT_OPTIONS",
     "BaseCalibrator",
     "FitData",
+    "check_classes",
     "check_targets",
+    "detach",
     "log_proba",
     "scan_rows",
     "softmax_rows",
@@ -142,14 +143,43 @@ def _looks_like_proba(X, scan):
     return scan.lo >= 0 and scan.sums_to_one
 
 
-def check_proba(X, why="input='proba' says X holds probabilities"):
-    """Probability check of :mod:`skcalib.metrics` (same tolerance), chunked."""
-    row_bytes = X.itemsize * (X.shape[1] if X.ndim == 2 else 1)
-    try:
-        for start, stop in iter_row_chunks(X.shape[0], row_bytes):
-            check_proba_chunk(X[start:stop], start)
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("y_proba", "X") + f" ({why})") from None
+def _first_bad_proba(X):
+    """Message naming the first entry (1-D) or row (2-D) of ``X`` that is not a
+    probability, by the rule of :mod:`skcalib.metrics`: a 1-D ``X`` lies in [0, 1]; a
+    2-D ``X`` is >= 0 with rows summing to 1 within :data:`PROBA_TOLERANCE`."""
+    if X.ndim == 1:
+        i = int(np.flatnonzero(~((X >= 0) & (X <= 1)))[0])
+        return f"X must contain probabilities in [0, 1]; X[{i}] = {float(X[i])!r}"
+    k = X.shape[1]
+    for start, stop in iter_row_chunks(X.shape[0], k * X.itemsize, SCAN_CHUNK_BYTES):
+        c = X[start:stop]
+        neg = (c < 0).any(axis=1)
+        with np.errstate(all="ignore"):
+            off = ~(np.abs(c.sum(axis=1) - 1) <= PROBA_TOLERANCE)
+        bad = np.flatnonzero(neg | off)
+        if bad.size:
+            i = int(bad[0])
+            if neg[i]:
+                j = int(np.flatnonzero(c[i] < 0)[0])
+                return (
+                    f"X must contain probabilities in [0, 1]; "
+                    f"X[{start + i}, {j}] = {float(c[i, j])!r}"
+                )
+            total = float(np.sum(c[i], dtype=np.float64))
+            return (
+                f"rows of X must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); row {start + i} "
+                f"sums to {total!r}. Pass probabilities (e.g. from predict_proba or a "
+                "softmax), not scores or logits"
+            )
+    return None  # pragma: no cover - called only when the scan found a bad row
+
+
+def check_proba(X, scan, why):
+    """The probability check of :mod:`skcalib.metrics` (same rule, same tolerance) on
+    the facts of :func:`scan_rows`; a ValueError names the first bad entry of ``X``
+    and says why ``X`` was read as probabilities (``why``)."""
+    if not _looks_like_proba(X, scan):
+        raise ValueError(f"{_first_bad_proba(X)} ({why})")
 
 
 def log_proba(P):
@@ -236,11 +266,23 @@ def renormalise(Q):
 
 def check_targets(y):
     """``y`` as a 1-D numpy array of class labels (finite, classification targets)."""
-    y_arr = check_array(y, ensure_2d=False, dtype=None, ensure_all_finite=True, input_name="y")
+    y_arr = check_array(
+        detach(y), ensure_2d=False, dtype=None, ensure_all_finite=True, input_name="y"
+    )
     if y_arr.ndim == 2 and y_arr.shape[1] == 1:
         y_arr = column_or_1d(y_arr, warn=True)  # a DataConversionWarning, as sklearn
     check_classification_targets(y_arr)
     return y_arr
+
+
+def detach(a):
+    """A PyTorch tensor detached from its graph and moved to the CPU (numpy cannot
+    convert a tensor that requires grad, or one on a GPU); anything else unchanged."""
+    if type(a).__module__.split(".")[0] == "torch" and callable(getattr(a, "detach", None)):
+        a = a.detach()
+        if callable(getattr(a, "cpu", None)):
+            a = a.cpu()
+    return a
 
 
 def _ndim(X):
@@ -254,29 +296,54 @@ def _ndim(X):
         return 2
 
 
+def check_classes(classes):
+    """The ``classes`` parameter of a calibrator as a 1-D array of distinct labels."""
+    try:
+        arr = np.asarray(detach(classes))
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"classes must be a 1-D array-like of class labels: {exc}") from None
+    if arr.ndim != 1 or arr.shape[0] < 2:
+        raise ValueError(
+            "classes must be a 1-D array-like of at least 2 class labels, in the column "
+            f"order of X; got {classes!r}"
+        )
+    try:
+        n_unique = np.unique(arr).shape[0]
+    except TypeError as exc:
+        raise ValueError(f"classes mixes labels that cannot be sorted: {exc}") from None
+    if n_unique != arr.shape[0]:
+        raise ValueError(f"classes contains duplicates: {arr.tolist()!r}")
+    return arr.copy()
+
+
+def _uniform_like(X):
+    """Valid probabilities of the shape of ``X`` without memory (a broadcast view): the
+    stand-in for ``X`` when only the labels are validated."""
+    k = 2 if X.ndim == 1 else X.shape[1]
+    return np.broadcast_to(np.float64(1.0 / k), X.shape)
+
+
 class BaseCalibrator(ClassifierMixin, BaseEstimator):
     """Common machinery of the calibrators: validation, input types, predict.
 
-    Subclasses set ``_native`` (``"logits"`` or ``"proba"``) and implement
-    ``_fit(data)`` and ``_predict_native(Z)`` (returning ``(n, n_classes)``
-    probabilities in the dtype of ``Z``).
+    Subclasses set ``_native`` (``"logits"``, ``"proba"``, or ``"scores"``: ``X`` as
+    given, whatever ``input`` says it is) and implement ``_fit(data)`` and
+    ``_predict_native(Z)`` (returning ``(n, n_classes)`` probabilities in the dtype of
+    ``Z``).
     """
 
-    _parameter_constraints: dict = {"input": [StrOptions(set(INPUT_OPTIONS))]}
+    _parameter_constraints: dict = {
+        "input": [StrOptions(set(INPUT_OPTIONS))],
+        "classes": ["array-like", None],
+    }
     _native = "logits"
-
-    def _validate_params_now(self):
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
 
     # ----------------------------------------------------------------------------------
     # validation
     # ----------------------------------------------------------------------------------
 
     def _validated_array(self, X, *, reset):
+        X = detach(X)
         if _ndim(X) == 1:  # a 1-D X is one column (binary positive class)
             X = np.asarray(X).reshape(-1, 1)
         X = validate_data(
@@ -291,10 +358,10 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             X = X[:, 0]
         return X
 
-    def _read(self, X, input_type, why):
-        """``X`` (validated array) read as ``input_type``, in the native form."""
-        if input_type == "proba":
-            check_proba(X, why)
+    def _read(self, X, input_type):
+        """``X`` (validated array, checked for its ``input_type``) in the native form."""
+        if self._native == "scores":
+            return X
         if self._native == "logits":
             return proba_to_logits(X) if input_type == "proba" else logits_2d(X)
         P = logits_to_proba(X) if input_type == "logits" else X
@@ -304,8 +371,51 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
 
     _keep_binary_2d = False
 
+    def _fit_classes(self, y, X):
+        """The classes, in the column order of ``X``: the ``classes`` parameter, or the
+        sorted labels of ``y``, which must then give one class per column."""
+        k = 2 if X.ndim == 1 else X.shape[1]
+        try:
+            observed = np.unique(y)
+        except TypeError as exc:  # pragma: no cover - check_targets rejects mixed types
+            raise ValueError(f"y mixes labels that cannot be sorted: {exc}") from None
+        if self.classes is None:
+            shown = observed.tolist()[:10]
+            if X.ndim == 1 and observed.shape[0] > 2:
+                raise ValueError(
+                    f"X is 1-D (the positive class of a binary problem) but y has "
+                    f"{observed.shape[0]} classes {shown!r}; pass X of shape (n_samples, "
+                    "n_classes) for more classes"
+                )
+            if X.ndim == 1 and observed.shape[0] < 2:
+                raise ValueError(
+                    f"y holds the single class {shown[0]!r} and X is 1-D: pass classes= with "
+                    "the two classes of the problem, the positive class (whose output X "
+                    "holds) last"
+                )
+            if observed.shape[0] != k:
+                raise ValueError(
+                    f"X has {k} columns but y has {observed.shape[0]} classes {shown!r}; X "
+                    "needs one column per class: when some classes are missing from y, pass "
+                    "classes= to give all the classes, in the column order of X"
+                )
+            return observed
+        classes = check_classes(self.classes)
+        if classes.shape[0] != k:
+            what = "X is 1-D (binary: 2 classes)" if X.ndim == 1 else f"X has {k} columns"
+            raise ValueError(
+                f"classes has {classes.shape[0]} labels but {what}; classes gives the class "
+                "of each column of X (for a 1-D X: the two classes, the positive last)"
+            )
+        unknown = observed[~np.isin(observed, classes)]
+        if unknown.size:
+            raise ValueError(
+                f"y contains labels not in classes {classes.tolist()[:10]!r}: "
+                f"{unknown.tolist()[:5]!r}"
+            )
+        return classes
+
     def _validate_fit(self, X, y, sample_weight):
-        self._validate_params_now()
         if y is None:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
@@ -313,38 +423,40 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         X = self._validated_array(X, reset=True)
         scan = scan_rows(X)
         y_arr = check_targets(y)
-        try:
-            data = check_classification_input(y_arr, X, sample_weight=None, check_values=False)
-        except ValueError as exc:
-            msg = str(exc).replace("y_proba", "X").replace("y_true", "y")
-            msg = msg.replace("pass labels= to give the classes", "X needs one column per class")
-            raise ValueError(msg) from None
-        sw = check_sample_weight(sample_weight, X.shape[0])
+        n = X.shape[0]
+        if y_arr.shape[0] != n:
+            raise ValueError(f"y and X have different numbers of samples: {y_arr.shape[0]} and {n}")
+        classes = self._fit_classes(y_arr, X)
+        sw = check_sample_weight(detach(sample_weight), n)
         if self.input == "auto":
             input_type = "proba" if _looks_like_proba(X, scan) else "logits"
         else:
             input_type = self.input
-        if data.n_classes < 2:  # pragma: no cover - the validation gives two classes
-            raise ValueError("y needs at least two classes")
-        self.classes_ = data.classes
+        if input_type == "proba":
+            why = (
+                "input='proba' says X holds probabilities"
+                if self.input == "proba"
+                else "input='auto' read X as probabilities"
+            )
+            check_proba(X, scan, why)
+        # the labels, encoded by the validation of skcalib.metrics; X itself is checked
+        # above, so a stand-in of its shape is validated with it
+        data = check_classification_input(
+            y_arr,
+            _uniform_like(X),
+            labels=classes,
+            pos_label=classes[1] if X.ndim == 1 else None,
+        )
+        self.classes_ = classes
         self.input_type_ = input_type
-        why = (
-            "input='proba' says X holds probabilities"
-            if self.input == "proba"
-            else "input='auto' read X as probabilities"
-        )
-        Z = self._read(X, input_type, why)
-        y_idx = data.y.astype(np.intp, copy=False)
-        if X.ndim == 1 and data.pos_index == 0:  # positive class listed first
-            y_idx = 1 - y_idx
-            self.classes_ = self.classes_[::-1].copy()
+        Z = self._read(X, input_type)
+        y_idx = np.asarray(data.y).astype(np.intp, copy=False)
         row_max = scan.row_max if Z is X and X.ndim == 2 else None
-        return FitData(
-            Z=Z, y=y_idx, sample_weight=sw, n_classes=len(self.classes_), row_max=row_max
-        )
+        return FitData(Z=Z, y=y_idx, sample_weight=sw, n_classes=len(classes), row_max=row_max)
 
     def _validate_predict(self, X):
         check_is_fitted(self)
+        X = detach(X)
         if _ndim(X) == 1 and self.n_features_in_ != 1:
             raise ValueError(
                 f"X is 1-D but {type(self).__name__} was fitted on {self.n_features_in_} "
@@ -352,15 +464,17 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
                 f"{self.n_features_in_})"
             )
         X = self._validated_array(X, reset=False)
-        if self.input_type_ == "logits":
-            scan_rows(X)  # finiteness
-        why = f"{type(self).__name__} was fitted on probabilities (input_type_='proba')"
-        return self._read(X, self.input_type_, why)
+        scan = scan_rows(X)  # finiteness
+        if self.input_type_ == "proba":
+            why = f"{type(self).__name__} was fitted on probabilities (input_type_='proba')"
+            check_proba(X, scan, why)
+        return self._read(X, self.input_type_)
 
     # ----------------------------------------------------------------------------------
     # the estimator API
     # ----------------------------------------------------------------------------------
 
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the calibrator on a model's output ``X`` and the true labels ``y``.
 
@@ -368,7 +482,8 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_samples,) or (n_samples, n_classes)
             The model's output on calibration data: probabilities or logits (see the
-            class's ``input`` parameter).
+            class's ``input`` parameter), one column per class in the order of
+            ``classes`` (default: the sorted labels of ``y``).
         y : array-like of shape (n_samples,)
             True labels.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -14,17 +14,20 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, proces
 from sklearn.utils.validation import check_array, check_is_fitted, has_fit_parameter
 
 from ..metrics._validation import check_sample_weight
-from ..utils._sklearn_compat import HasMethods, StrOptions, validate_parameter_constraints
+from ..utils._sklearn_compat import HasMethods, StrOptions, fit_context
 from ._base import BaseCalibrator, check_targets
 from ._histogram import HistogramBinning, ScalingBinning
 from ._monotone import BetaCalibration, IsotonicCalibration
+from ._platt import PlattScaling
 from ._scaling import MatrixScaling, VectorScaling
 from ._temperature import EnsembleTemperatureScaling, TemperatureScaling
 
 __all__ = ["METHODS", "RecalibratedClassifier"]
 
-#: The calibrators ``method`` names.
+#: The calibrators ``method`` names (with scikit-learn's names for its methods:
+#: ``"sigmoid"``, ``"isotonic"``, ``"temperature"``).
 METHODS = {
+    "sigmoid": PlattScaling,
     "temperature": TemperatureScaling,
     "vector": VectorScaling,
     "matrix": MatrixScaling,
@@ -34,6 +37,14 @@ METHODS = {
     "beta": BetaCalibration,
     "scaling_binning": ScalingBinning,
 }
+
+
+class _SortedNames(frozenset):
+    """A set of names that iterates in sorted order, so that the message of a
+    ``StrOptions`` constraint lists the choices sorted."""
+
+    def __iter__(self):
+        return iter(sorted(frozenset.__iter__(self)))
 
 
 def _take(a, idx):
@@ -74,18 +85,28 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
       With ``ensemble=True`` every (classifier, calibrator) pair is kept and
       ``predict_proba`` averages their probabilities; with ``ensemble=False`` the
       out-of-fold outputs of all splits are pooled to fit one calibrator, and the
-      classifier is refitted on all the data;
+      classifier is refitted on all the data.  The pooled outputs are those of the
+      samples some split holds out: every sample when the splits partition the data
+      (K-fold), the test part of a single split (a list ``[(train, test)]``,
+      ``ShuffleSplit(n_splits=1)``), the samples of a test fold of a
+      :class:`~sklearn.model_selection.PredefinedSplit`.  A sample held out by more
+      than one split (``ShuffleSplit(n_splits=5)``) would have several outputs: a
+      ValueError, with ``ensemble=False`` only;
     * with an already fitted classifier wrapped in :class:`sklearn.frozen.FrozenEstimator`
       (``ensemble="auto"`` then means False): the classifier is not refitted and the
       calibrator is fitted on its output for all of ``X, y``, which must then be
-      held-out data.
+      held-out data.  ``y`` may miss some of the classifier's classes; ``classes_``
+      are the classifier's.
 
-    The classifier's output is taken from ``decision_function`` for the calibrators
-    of logits (temperature, vector, matrix and ensemble temperature scaling) and from
-    ``predict_proba`` for the calibrators of probabilities (histogram binning,
-    isotonic, beta, scaling-binning), falling back to the other method when the
-    classifier lacks the preferred one; a calibrator instance whose ``input`` is
-    ``"proba"`` or ``"logits"`` sets the preference.
+    Every calibrator is told the classifier's ``classes_`` (its ``classes``
+    parameter), so that a calibration fold missing a class is still read right.  The
+    classifier's output is taken from ``decision_function`` for the calibrators of
+    logits (temperature, vector, matrix and ensemble temperature scaling) and for
+    Platt scaling (as scikit-learn does), and from ``predict_proba`` for the
+    calibrators of probabilities (histogram binning, isotonic, beta,
+    scaling-binning), falling back to the other method when the classifier lacks the
+    preferred one; a calibrator instance whose ``input`` is ``"proba"`` or
+    ``"logits"`` sets the preference.
 
     Parameters
     ----------
@@ -93,24 +114,29 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         The classifier (with ``fit`` and ``predict_proba`` or ``decision_function``);
         ``None`` means :class:`~sklearn.linear_model.LogisticRegression`.
     method : str or calibrator instance, default="temperature"
-        ``"temperature"``, ``"vector"``, ``"matrix"``, ``"ensemble_temperature"``,
-        ``"histogram"``, ``"isotonic"``, ``"beta"``, ``"scaling_binning"`` (the
-        calibrator of that name with its default parameters), or an unfitted
-        calibrator such as ``HistogramBinning(n_bins=10)`` (cloned).
+        ``"temperature"``, ``"sigmoid"`` (:class:`PlattScaling`), ``"vector"``,
+        ``"matrix"``, ``"ensemble_temperature"``, ``"histogram"``, ``"isotonic"``,
+        ``"beta"``, ``"scaling_binning"`` (the calibrator of that name with its
+        default parameters; ``"sigmoid"``, ``"isotonic"`` and ``"temperature"`` are
+        also scikit-learn's names), or an unfitted calibrator of
+        :mod:`skcalib.recalibration` such as ``HistogramBinning(n_bins=10)`` (cloned;
+        its ``input`` and ``classes`` are set when it is fitted).
     cv : int, cross-validation generator or iterable, default=5
         The splits, as in :func:`sklearn.model_selection.cross_val_predict`; an int is
         a :class:`~sklearn.model_selection.StratifiedKFold`.  Ignored for a
         :class:`~sklearn.frozen.FrozenEstimator`.
     ensemble : bool or "auto", default="auto"
         Keep one (classifier, calibrator) pair per split (True) or one of each
-        (False); ``"auto"``: True, except for a
+        (False: the calibrator is fitted on the pooled out-of-fold outputs, which
+        needs every sample held out by at most one split); ``"auto"``: True, except
+        for a
         :class:`~sklearn.frozen.FrozenEstimator`, which is never refitted and always
         gives one pair.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-        The class labels.
+        The class labels (of a frozen classifier: its ``classes_``).
     calibrated_classifiers_ : list of (estimator, calibrator) tuples
         The fitted pairs whose probabilities ``predict_proba`` averages.
     response_method_ : {"decision_function", "predict_proba"}
@@ -140,7 +166,7 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit"]), None],
-        "method": [StrOptions(set(METHODS)), HasMethods(["fit", "predict_proba"])],
+        "method": [StrOptions(_SortedNames(METHODS)), BaseCalibrator],
         "cv": ["cv_object"],
         "ensemble": ["boolean", StrOptions({"auto"})],
     }
@@ -156,6 +182,11 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
 
     def _get_calibrator(self):
         if isinstance(self.method, str):
+            if self.method not in METHODS:  # (parameter validation was skipped)
+                raise ValueError(
+                    f"method must be one of {sorted(METHODS)} or a calibrator of "
+                    f"skcalib.recalibration; got {self.method!r}"
+                )
             return METHODS[self.method]()
         return clone(self.method)
 
@@ -163,7 +194,7 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         """(method name, input type) of the classifier's output the calibrator reads."""
         preferred = calibrator.get_params().get("input", "auto")
         if preferred == "auto":
-            preferred = getattr(calibrator, "_native", "proba")
+            preferred = "proba" if calibrator._native == "proba" else "logits"
         order = ["decision_function", "predict_proba"]
         if preferred == "proba":
             order.reverse()
@@ -175,16 +206,23 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
             "decision_function"
         )
 
-    def _check_classes(self, estimator):
+    def _check_classes(self, estimator, y_classes):
+        """The classifier must know every label of ``y`` (and, in cross-validation,
+        have been trained on all of them)."""
         got = getattr(estimator, "classes_", None)
-        if got is None or len(got) != len(self.classes_) or np.any(got != self.classes_):
+        if got is None or not np.isin(y_classes, got).all():
             raise ValueError(
                 f"the classifier was fitted on the classes {list(np.asarray(got).tolist())} "
-                f"but y has the classes {list(self.classes_.tolist())}: every class must be "
+                f"but y has the classes {list(y_classes.tolist())}: every class must be "
                 "in every training split (use fewer splits), and y must only hold labels "
                 "the frozen classifier knows"
             )
 
+    @fit_context(
+        # the classifier and the calibrator given as parameters are validated when
+        # they are fitted
+        prefer_skip_nested_validation=False
+    )
     def fit(self, X, y, sample_weight=None, **fit_params):
         """Fit the classifier and the calibrator.
 
@@ -207,16 +245,6 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         self : object
             The fitted classifier.
         """
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
-        if not isinstance(self.method, str) and not isinstance(self.method, BaseCalibrator):
-            raise ValueError(
-                "method must be the name or an instance of a calibrator of "
-                f"skcalib.recalibration, got {type(self.method).__name__}"
-            )
         if y is None:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
@@ -232,15 +260,13 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         )
         X, y = indexable(X, y)
         y_arr = check_targets(y)
-        encoder = LabelEncoder().fit(y_arr)
-        self.classes_ = encoder.classes_
-        if len(self.classes_) < 2:
+        y_classes = LabelEncoder().fit(y_arr).classes_
+        if len(y_classes) < 2:
             raise ValueError(
                 f"{type(self).__name__} needs samples of at least 2 classes; y has 1 class "
-                f"{self.classes_[0]!r}"
+                f"{y_classes[0]!r}"
             )
-        y_enc = encoder.transform(y_arr)
-        n = y_enc.shape[0]
+        n = y_arr.shape[0]
         sw = check_sample_weight(sample_weight, n)
         estimator = self._get_estimator()
         calibrator = self._get_calibrator()
@@ -255,41 +281,50 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
                 est_params["sample_weight"] = sw
             split_params = {}
 
+        def fit_calibrator(est, kind, pred, rows):
+            """The calibrator fitted on the classifier's output for ``rows``."""
+            cal = clone(calibrator).set_params(input=kind, classes=est.classes_)
+            return cal.fit(pred, y_arr[rows], None if sw is None else sw[rows])
+
         frozen = isinstance(estimator, FrozenEstimator)
         ensemble = (not frozen) if self.ensemble == "auto" else bool(self.ensemble)
         pairs = []
         if frozen:
             est = estimator
-            self._check_classes(est)
+            self._check_classes(est, y_classes)
+            classes = np.asarray(est.classes_)
             name, kind = self._response(est, calibrator)
-            pred = getattr(est, name)(X)
-            cal = clone(calibrator).set_params(input=kind).fit(pred, y_enc, sw)
-            pairs.append((est, cal))
+            pairs.append((est, fit_calibrator(est, kind, getattr(est, name)(X), slice(None))))
         else:
+            classes = y_classes
             cv = check_cv(self.cv, y_arr, classifier=True)
             name = kind = None
             oof = None
+            held = np.zeros(n, dtype=bool)  # (ensemble=False) held out by a split so far
             for train, test in cv.split(X, y_arr, **split_params):
+                test = np.arange(n)[test]  # (also for a boolean mask)
+                if not ensemble:
+                    self._check_held_out_once(held, test)
+                    held[test] = True
                 est = clone(estimator).fit(
                     _take(X, train), _take(y_arr, train), **_rows(est_params, train, n)
                 )
-                self._check_classes(est)
+                self._check_classes(est, y_classes)
                 if name is None:
                     name, kind = self._response(est, calibrator)
                 pred = getattr(est, name)(_take(X, test))
                 if ensemble:
-                    cal = clone(calibrator).set_params(input=kind)
-                    cal.fit(pred, y_enc[test], None if sw is None else sw[test])
-                    pairs.append((est, cal))
+                    pairs.append((est, fit_calibrator(est, kind, pred, test)))
                 else:
                     if oof is None:
                         oof = np.zeros((n,) + pred.shape[1:], dtype=pred.dtype)
                     oof[test] = pred
             if not ensemble:
-                cal = clone(calibrator).set_params(input=kind).fit(oof, y_enc, sw)
                 est = clone(estimator).fit(X, y_arr, **est_params)
-                self._check_classes(est)
-                pairs.append((est, cal))
+                self._check_classes(est, y_classes)
+                # only the rows some split held out have an out-of-fold output
+                pairs.append((est, fit_calibrator(est, kind, oof[held], held)))
+        self.classes_ = classes
         self.calibrated_classifiers_ = pairs
         self.response_method_ = name
         first = pairs[0][0]
@@ -298,6 +333,26 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         if hasattr(first, "feature_names_in_"):
             self.feature_names_in_ = first.feature_names_in_
         return self
+
+    @staticmethod
+    def _check_held_out_once(held, test):
+        """ensemble=False pools the out-of-fold outputs of the splits: a row may be held
+        out by one split at most (a partition of the rows, or of a part of them)."""
+        again = held[test]
+        if not again.any() and np.unique(test).shape[0] == test.shape[0]:
+            return
+        if again.any():
+            row = int(test[again][0])
+        else:
+            ordered = np.sort(test)
+            row = int(ordered[np.flatnonzero(np.diff(ordered) == 0)[0]])
+        raise ValueError(
+            f"cv holds out sample {row} more than once; with ensemble=False the "
+            "out-of-fold outputs of the splits are pooled to fit one calibrator, so every "
+            "sample must be held out by at most one split (KFold, StratifiedKFold, a "
+            "single train/test split, ShuffleSplit(n_splits=1), PredefinedSplit). Pass "
+            "such a cv, or ensemble=True to fit one calibrator per split"
+        )
 
     def predict_proba(self, X):
         """Calibrated class probabilities, averaged over the fitted pairs.

@@ -74,6 +74,13 @@ class HistogramBinning(BaseCalibrator):
     input : {"auto", "proba", "logits"}, default="auto"
         How ``X`` is read; see :class:`TemperatureScaling`.
 
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
+
     Attributes
     ----------
     bin_edges_ : ndarray of shape (n_bins + 1,) or (n_classes, n_bins + 1)
@@ -118,13 +125,21 @@ class HistogramBinning(BaseCalibrator):
     _keep_binary_2d = True
 
     def __init__(
-        self, *, n_bins=15, strategy="uniform", bins=None, multiclass="auto", input="auto"
+        self,
+        *,
+        n_bins=15,
+        strategy="uniform",
+        bins=None,
+        multiclass="auto",
+        input="auto",
+        classes=None,
     ):
         self.n_bins = n_bins
         self.strategy = strategy
         self.bins = bins
         self.multiclass = multiclass
         self.input = input
+        self.classes = classes
 
     def _mode(self, n_classes):
         if self.multiclass == "auto":
@@ -216,6 +231,13 @@ class ScalingBinning(BaseCalibrator):
     input : {"auto", "proba", "logits"}, default="auto"
         How ``X`` is read; see :class:`TemperatureScaling`.
 
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
+
     Attributes
     ----------
     coef_ : ndarray of shape (n_groups, 2)
@@ -253,9 +275,10 @@ class ScalingBinning(BaseCalibrator):
     }
     _native = "proba"
 
-    def __init__(self, *, n_bins=10, input="auto"):
+    def __init__(self, *, n_bins=10, input="auto", classes=None):
         self.n_bins = n_bins
         self.input = input
+        self.classes = classes
 
     @staticmethod
     def _features(p):

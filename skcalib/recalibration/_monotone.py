@@ -61,6 +61,13 @@ class IsotonicCalibration(_OneVsRest):
     input : {"auto", "proba", "logits"}, default="auto"
         How ``X`` is read; see :class:`TemperatureScaling`.
 
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
+
     Attributes
     ----------
     calibrators_ : list of IsotonicRegression
@@ -85,8 +92,9 @@ class IsotonicCalibration(_OneVsRest):
     array([0., 1.])
     """
 
-    def __init__(self, *, input="auto"):
+    def __init__(self, *, input="auto", classes=None):
         self.input = input
+        self.classes = classes
 
     @staticmethod
     def _fit_one(p, t, sw):
@@ -110,9 +118,13 @@ class BetaCalibration(_OneVsRest):
 
     a logistic regression on the features :math:`\log p` and :math:`-\log(1 - p)`
     fitted by weighted maximum likelihood, with :math:`a, b \ge 0` so that the map is
-    monotone: when the unconstrained fit gives :math:`a < 0` (or :math:`b < 0`) that
-    feature is dropped and the model refitted, as in the authors' ``betacal`` package
-    (``betacal/beta_calibration.py``, the default ``parameters="abm"``).  ``p`` is
+    non-decreasing: when the unconstrained fit gives :math:`a < 0` (or :math:`b < 0`)
+    that feature is dropped and the model refitted, as in the authors' ``betacal``
+    package (``betacal/beta_calibration.py``, the default ``parameters="abm"``).  When
+    the slope left is negative too (``betacal`` would return it: scores that point the
+    wrong way), it is the constrained maximum that is returned: the other slope alone
+    if it comes out non-negative, else :math:`a = b = 0` (a constant, the weighted
+    frequency of the class).  ``p`` is
     clipped to ``[eps, 1 - eps]`` (float64 machine epsilon).  The family contains the
     identity (:math:`a = b = 1, c = 0`) and the logistic (Platt) maps of the log-odds
     (:math:`a = b`).  For more classes one map per class is fitted one-vs-rest and
@@ -122,6 +134,13 @@ class BetaCalibration(_OneVsRest):
     ----------
     input : {"auto", "proba", "logits"}, default="auto"
         How ``X`` is read; see :class:`TemperatureScaling`.
+
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
 
     Attributes
     ----------
@@ -151,8 +170,9 @@ class BetaCalibration(_OneVsRest):
     array([[ 1., 1., -0.]])
     """
 
-    def __init__(self, *, input="auto"):
+    def __init__(self, *, input="auto", classes=None):
         self.input = input
+        self.classes = classes
 
     @staticmethod
     def _features(p):
@@ -162,14 +182,21 @@ class BetaCalibration(_OneVsRest):
 
     def _fit_one(self, p, t, sw):
         F = self._features(p)
-        a, b, c = fit_logistic(F, t, sw)
-        if a < 0:
-            b, c = fit_logistic(F[:, 1:], t, sw)
-            a = 0.0
-        elif b < 0:
-            a, c = fit_logistic(F[:, [0, 2]], t, sw)
-            b = 0.0
-        return np.array([a, b, c])
+        coef = fit_logistic(F, t, sw)
+        if coef[0] >= 0 and coef[1] >= 0:
+            return coef
+        # betacal's rule: drop the negative slope (a first) and refit; if the slope
+        # left is negative too, the maximum over a, b >= 0 lies on the other axis or at
+        # a = b = 0 (the likelihood is concave): try the other slope alone, then none
+        first = 0 if coef[0] < 0 else 1
+        for free in ([1 - first], [first], []):
+            sub = fit_logistic(F[:, free + [2]], t, sw)
+            if (sub[:-1] >= 0).all():
+                coef = np.zeros(3)
+                coef[free] = sub[:-1]
+                coef[2] = sub[-1]
+                return coef
+        raise AssertionError("unreachable: the intercept-only fit has no slope")  # pragma: no cover
 
     def _predict_one(self, coef, p):
         return logistic_predict(self._features(p), coef)

@@ -136,7 +136,7 @@ class _AffineScaling(BaseCalibrator):
                 f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
                 "iterations; increase max_iter",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,  # fit, its fit_context, the caller
             )
         if self._diagonal:
             self.coef_, self.intercept_ = theta[:k].copy(), theta[k:].copy()
@@ -179,6 +179,13 @@ class VectorScaling(_AffineScaling):
     max_iter : int, default=1000
         Maximum number of L-BFGS iterations.
 
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
+
     Attributes
     ----------
     coef_ : ndarray of shape (n_classes,)
@@ -219,9 +226,10 @@ class VectorScaling(_AffineScaling):
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, *, alpha=1e-3, input="auto", max_iter=1000):
+    def __init__(self, *, alpha=1e-3, input="auto", max_iter=1000, classes=None):
         self.alpha = alpha
         self.input = input
+        self.classes = classes
         self.max_iter = max_iter
 
 
@@ -249,6 +257,13 @@ class MatrixScaling(_AffineScaling):
         How ``X`` is read; see :class:`TemperatureScaling`.
     max_iter : int, default=1000
         Maximum number of L-BFGS iterations.
+
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
 
     Attributes
     ----------
@@ -295,7 +310,8 @@ class MatrixScaling(_AffineScaling):
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, *, alpha=1e-3, input="auto", max_iter=1000):
+    def __init__(self, *, alpha=1e-3, input="auto", max_iter=1000, classes=None):
         self.alpha = alpha
         self.input = input
+        self.classes = classes
         self.max_iter = max_iter

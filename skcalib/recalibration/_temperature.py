@@ -151,23 +151,31 @@ def _warn_bound(at_bound, name):
         warnings.warn(
             f"{name} did not converge in max_iter Newton steps; increase max_iter",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=5,  # _fit, fit, its fit_context, the caller
         )
     elif at_bound == "min":
         warnings.warn(
-            f"{name}: the negative log-likelihood keeps decreasing as the temperature "
-            f"goes to 0 (the calibration data are perfectly separated by the argmax of "
-            f"the logits); the temperature stopped at its lower bound {MIN_TEMPERATURE:g}",
+            f"{name}: the temperature reached its lower bound {MIN_TEMPERATURE:g} with the "
+            "negative log-likelihood still decreasing, so the best temperature is smaller "
+            "and was not reached.  If the logits are of a tiny scale, multiply X by a "
+            "constant that brings the differences between logits to about 1 (the "
+            "temperature scales with X); if the argmax of X is right on (almost) every "
+            "calibration sample, no temperature is optimal: calibrate on more, held-out "
+            "data",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=5,  # _fit, fit, its fit_context, the caller
         )
     elif at_bound == "max":
         warnings.warn(
-            f"{name}: the negative log-likelihood keeps decreasing as the temperature "
-            f"grows (the logits carry no information about the labels, or point the "
-            f"wrong way); the temperature stopped at its upper bound {MAX_TEMPERATURE:g}",
+            f"{name}: the temperature reached its upper bound {MAX_TEMPERATURE:g} with the "
+            "negative log-likelihood still decreasing, so the best temperature is larger "
+            "and was not reached.  If the logits are of a huge scale, divide X by a "
+            "constant that brings the differences between logits to about 1 (the "
+            "temperature scales with X); otherwise X predicts the labels no better than "
+            "uniform probabilities: check that X and y are aligned and that the columns "
+            "of X follow classes_",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=5,  # _fit, fit, its fit_context, the caller
         )
 
 
@@ -202,10 +210,11 @@ class TemperatureScaling(BaseCalibrator):
     current softmax), in chunks of rows; it converges in a handful of passes, and
     needs no copy of float32 or float64 logits (probabilities are turned into
     log-probabilities, one array of their size).  ``T`` is searched in
-    ``[1e-4, 1e4]``: when the calibration data are perfectly separated by the argmax,
-    the NLL decreases all the way to ``T -> 0``; the fit then stops at ``T = 1e-4``
-    with a :class:`~sklearn.exceptions.ConvergenceWarning` (and symmetrically at
-    ``T = 1e4`` for logits that carry no information).
+    ``[1e-4, 1e4]``; when the best temperature lies outside (logits of a tiny or a
+    huge scale: rescale them; calibration data perfectly separated by the argmax, where
+    the NLL decreases all the way to ``T -> 0``; logits no better than uniform
+    probabilities) the fit stops at the bound with a
+    :class:`~sklearn.exceptions.ConvergenceWarning` that says which bound was reached.
 
     Parameters
     ----------
@@ -218,6 +227,13 @@ class TemperatureScaling(BaseCalibrator):
         (2-D) every row sums to 1, else logits; decided at ``fit``.
     max_iter : int, default=100
         Maximum number of Newton steps (each one pass over the logits).
+
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
 
     Attributes
     ----------
@@ -254,8 +270,9 @@ class TemperatureScaling(BaseCalibrator):
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, *, input="auto", max_iter=100):
+    def __init__(self, *, input="auto", max_iter=100, classes=None):
         self.input = input
+        self.classes = classes
         self.max_iter = max_iter
 
     def _fit(self, data):
@@ -294,6 +311,13 @@ class EnsembleTemperatureScaling(BaseCalibrator):
         The loss the weights minimise: the Brier score (sum over classes of squared
         errors; the authors' default) or the negative log-likelihood.
 
+    classes : array-like of shape (n_classes,), default=None
+        The classes, in the column order of ``X`` (for a 1-D ``X``: the two classes,
+        the positive one, whose output ``X`` holds, last).  Default: the sorted labels
+        of ``y``, which must then hold one class per column.  Pass it when the
+        calibration data miss a class (:class:`RecalibratedClassifier` passes its
+        classifier's ``classes_``).
+
     Attributes
     ----------
     temperature_ : float
@@ -331,8 +355,9 @@ class EnsembleTemperatureScaling(BaseCalibrator):
         "loss": [StrOptions({"mse", "nll"})],
     }
 
-    def __init__(self, *, input="auto", loss="mse"):
+    def __init__(self, *, input="auto", loss="mse", classes=None):
         self.input = input
+        self.classes = classes
         self.loss = loss
 
     def _fit(self, data):
