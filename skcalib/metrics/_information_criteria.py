@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils import Bunch
@@ -320,116 +321,188 @@ class PSISWarning(UserWarning):
     """
 
 
+#: a tail needs more than this many ratios above its cutoff to be fitted (loo and ArviZ)
+_MIN_TAIL_TO_FIT = 4
+
+
+class _Tail(NamedTuple):
+    """The largest log importance ratios of each row of a chunk, and their cutoff."""
+
+    #: (n_rows, tail_length): the member (column) of each tail value
+    columns: np.ndarray
+    #: (n_rows, tail_length): the tail values, ascending along each row (smoothed in place)
+    log_ratios: np.ndarray
+    #: (n_rows,): the largest log ratio below the tail, at least ``_LOG_TINY``
+    cutoff: np.ndarray
+    #: (n_rows,): ``exp(cutoff)``
+    exp_cutoff: np.ndarray
+
+
 def _tail_length(n_draws, r_eff):
     """Number of largest importance ratios in the tail: ``ceil(min(S / 5, 3 sqrt(S / r_eff)))``."""
     return int(math.ceil(min(n_draws / 5.0, 3.0 * math.sqrt(n_draws / r_eff))))
 
 
-def _gpd_fit(y):
-    """Zhang and Stephens (2009) generalized-Pareto fit of each row of ``y``.
+def _gpd_fit(exceedances):
+    """Zhang and Stephens (2009) generalized-Pareto fit of each row of ``exceedances``.
 
-    ``y`` (n_rows, m): positive exceedances sorted ascending along each row.  Returns the
-    shape ``k`` (with the weakly informative prior of Vehtari et al.: ``(m k + 5) / (m +
-    10)``) and the scale ``sigma``, as ``gpdfit`` of the loo R package and ``_gpdfit`` of
-    ArviZ, vectorised over rows.  Rows whose fit fails get ``k = nan``.
+    ``exceedances`` (n_rows, m): positive values sorted ascending along each row.  Returns
+    the shape ``k`` (with the weakly informative prior of Vehtari et al.: ``(m k + 5) /
+    (m + 10)``) and the scale ``sigma``, as ``gpdfit`` of the loo R package and
+    ``_gpdfit`` of ArviZ, vectorised over rows.  Rows whose fit fails get ``k = nan``.
     """
-    n_rows, m = y.shape
-    m_est = 30 + int(m**0.5)
-    grid = 1.0 - np.sqrt(m_est / (np.arange(1, m_est + 1, dtype=np.float64) - 0.5))
-    quartile = y[:, int(m / 4 + 0.5) - 1]
+    n_values = exceedances.shape[1]
+    n_grid = 30 + int(n_values**0.5)
+    grid = 1.0 - np.sqrt(n_grid / (np.arange(1, n_grid + 1, dtype=np.float64) - 0.5))
+    first_quartile = exceedances[:, int(n_values / 4 + 0.5) - 1]
+    largest = exceedances[:, -1:]
     with np.errstate(all="ignore"):  # failed fits are NaN, handled by the caller
-        b = grid[None, :] / (3.0 * quartile[:, None]) + 1.0 / y[:, -1:]
-        t = b[:, :, None] * y[:, None, :]  # the one (n_rows, m_est, m) temporary
-        np.negative(t, out=t)
-        np.log1p(t, out=t)
-        k_grid = t.mean(axis=2)
-        del t
-        profile = m * (np.log(-(b / k_grid)) - k_grid - 1.0)
+        # candidate values of theta = -k / sigma, one grid per row
+        theta = grid[None, :] / (3.0 * first_quartile[:, None]) + 1.0 / largest
+        log_terms = theta[:, :, None] * exceedances[:, None, :]  # (n_rows, n_grid, m)
+        np.negative(log_terms, out=log_terms)
+        np.log1p(log_terms, out=log_terms)
+        k_of_theta = log_terms.mean(axis=2)
+        del log_terms  # the one large temporary
+        profile = n_values * (np.log(-(theta / k_of_theta)) - k_of_theta - 1.0)
         # posterior weights of the grid points: softmax of the profile log-likelihood
-        w = np.exp(profile - profile.max(axis=1, keepdims=True))
-        w /= w.sum(axis=1, keepdims=True)
-        w[w < 10 * _EPS] = 0.0  # negligible weights are dropped, as loo/ArviZ
-        b_post = (b * w).sum(axis=1) / w.sum(axis=1)
-        k = np.log1p(-b_post[:, None] * y).mean(axis=1)
-        sigma = -k / b_post
-    k = (m * k + 10 * 0.5) / (m + 10)
+        weights = np.exp(profile - profile.max(axis=1, keepdims=True))
+        weights /= weights.sum(axis=1, keepdims=True)
+        weights[weights < 10 * _EPS] = 0.0  # negligible weights are dropped, as loo/ArviZ
+        theta_post = (theta * weights).sum(axis=1) / weights.sum(axis=1)
+        k = np.log1p(-theta_post[:, None] * exceedances).mean(axis=1)
+        sigma = -k / theta_post
+    k = (n_values * k + 10 * 0.5) / (n_values + 10)
     return k, sigma
 
 
-def _psis_loo_rows(L, r_eff):
-    """Pointwise PSIS-LOO and Pareto k of the rows of the finite matrix ``L``."""
-    n, S = L.shape
-    tail = _tail_length(S, r_eff)
-    pointwise = np.empty(n)
-    khat = np.full(n, np.inf)
-    log_S = math.log(S)
-    kth = S - tail - 1  # position of the cutoff (the largest value not in the tail)
-    sti = (np.arange(tail, dtype=np.float64) + 0.5) / tail if tail > 0 else None
-    for start, stop in iter_row_chunks(n, 8 * S, _PSIS_CHUNK_BYTES):
-        Lc = L[start:stop]
-        r = Lc.shape[0]
-        L_min = Lc.min(axis=1)
-        # log importance ratios 1 / p(y_i | theta_j), shifted so that the largest is 0
-        X = L_min[:, None] - Lc
-        n_tail = np.zeros(r, dtype=np.intp)
-        if tail > 4:
-            part = np.argpartition(X, kth, axis=1)[:, kth:]
-            top = np.take_along_axis(X, part, axis=1)
-            order = np.argsort(top[:, 1:], axis=1, kind="stable")
-            top_idx = np.take_along_axis(part[:, 1:], order, axis=1)
-            top_val = np.take_along_axis(top[:, 1:], order, axis=1)  # ascending
-            cutoff = np.maximum(top[:, 0], _LOG_TINY)
-            exp_cutoff = np.exp(cutoff)
-            # the tail: values strictly above the cutoff (fewer than `tail` with ties)
-            n_tail = (top_val > cutoff[:, None]).sum(axis=1)
-            for m in np.unique(n_tail):
-                if m <= 4:  # too few for a fit: no smoothing, k = inf (as loo/ArviZ)
-                    n_tail[n_tail == m] = 0
-                    continue
-                g = np.flatnonzero(n_tail == m)
-                y = np.exp(top_val[g, tail - m :]) - exp_cutoff[g, None]
-                k, sigma = _gpd_fit(y)
-                ok = np.isfinite(k) & (sigma > 0) & np.all(y > 0, axis=1)
-                khat[start + g[ok]] = k[ok]
-                n_tail[g[~ok]] = 0  # failed fit: no smoothing, k = inf
-                g, k, sigma = g[ok], k[ok], sigma[ok]
-                if g.size == 0:
-                    continue
-                p = sti[:m] if m == tail else (np.arange(m, dtype=np.float64) + 0.5) / m
-                log1m_p = np.log1p(-p)
-                small = np.abs(k) < _EPS
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    q = np.where(
-                        small[:, None],
-                        -log1m_p[None, :],
-                        np.expm1(-k[:, None] * log1m_p[None, :]) / k[:, None],
-                    )
-                smooth = np.log(sigma[:, None] * q + exp_cutoff[g, None])
-                np.minimum(smooth, 0.0, out=smooth)  # at most the largest raw ratio
-                X[g[:, None], top_idx[g, tail - m :]] = smooth
-                top_val[g, tail - m :] = smooth  # the smoothed tail values, kept
-        # log of the sum of the normalised log weights: log sum_j exp(X_ij)
-        log_norm = np.log(np.exp(X).sum(axis=1))
-        # numerator sum_j exp(lw_j + L_ij): each of the S - m untouched draws adds
-        # exp(L_min); a smoothed draw adds exp(smooth + L_ij)
-        num = np.log(S - n_tail) + L_min if tail > 4 else log_S + L_min
-        if tail > 4:
-            has = n_tail > 0
-            if has.any():
-                h = np.flatnonzero(has)
-                mask = np.arange(tail)[None, :] >= (tail - n_tail[h])[:, None]
-                terms = np.where(
-                    mask,
-                    top_val[h] + np.take_along_axis(Lc[h], top_idx[h], axis=1),
-                    -np.inf,
-                )
-                top = np.maximum(terms.max(axis=1), num[h])
-                total = np.exp(num[h] - top) + np.exp(terms - top[:, None]).sum(axis=1)
-                num[h] = top + np.log(total)
-        pointwise[start:stop] = num - log_norm
-        # equal likelihoods under every member: uniform weights, exact, no tail at all
-        khat[start:stop][Lc.max(axis=1) == L_min] = -np.inf
-    return pointwise, khat
+def _largest_log_ratios(log_ratios, tail_length):
+    """The ``tail_length`` largest values of each row, ascending, and the cutoff below them.
+
+    A partial sort (``argpartition``) finds the cutoff and the tail; only the tail is
+    sorted.  Ties are ordered by a stable sort of the partition's order.
+    """
+    n_draws = log_ratios.shape[1]
+    kth = n_draws - tail_length - 1  # position of the cutoff (the largest value not in the tail)
+    candidates = np.argpartition(log_ratios, kth, axis=1)[:, kth:]  # the cutoff, then the tail
+    values = np.take_along_axis(log_ratios, candidates, axis=1)
+    order = np.argsort(values[:, 1:], axis=1, kind="stable")
+    cutoff = np.maximum(values[:, 0], _LOG_TINY)
+    return _Tail(
+        columns=np.take_along_axis(candidates[:, 1:], order, axis=1),
+        log_ratios=np.take_along_axis(values[:, 1:], order, axis=1),
+        cutoff=cutoff,
+        exp_cutoff=np.exp(cutoff),
+    )
+
+
+def _smoothed_log_ratios(k, sigma, exp_cutoff, n_values):
+    """Log of the expected order statistics of the fitted tails, above the cutoff.
+
+    The ``(j + 0.5) / n_values`` quantiles of the generalized Pareto distribution of shape
+    ``k`` and scale ``sigma`` (one row per fit; the exponential distribution where ``k``
+    is 0 to machine precision), shifted by the cutoff and capped at 0 (the largest raw
+    log ratio).
+    """
+    p = (np.arange(n_values, dtype=np.float64) + 0.5) / n_values
+    log1m_p = np.log1p(-p)
+    exponential = np.abs(k) < _EPS
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quantiles = np.where(
+            exponential[:, None],
+            -log1m_p[None, :],
+            np.expm1(-k[:, None] * log1m_p[None, :]) / k[:, None],
+        )
+    smoothed = np.log(sigma[:, None] * quantiles + exp_cutoff[:, None])
+    np.minimum(smoothed, 0.0, out=smoothed)  # at most the largest raw ratio
+    return smoothed
+
+
+def _smooth_tails(log_ratios, tail, pareto_k):
+    """Replace the tail of each row of ``log_ratios`` by its Pareto-smoothed values.
+
+    Updates ``log_ratios``, ``tail.log_ratios`` and ``pareto_k`` in place (chunk-local
+    arrays) and returns the number of smoothed values of each row.  The tail proper is the
+    values strictly above the cutoff (fewer than the tail length when the cutoff is
+    tied); rows with the same number of them are fitted together.  A row with too few of
+    them, or whose fit fails, is not smoothed and keeps ``k = inf`` (as loo and ArviZ).
+    """
+    tail_length = tail.log_ratios.shape[1]
+    n_above = (tail.log_ratios > tail.cutoff[:, None]).sum(axis=1)
+    n_smoothed = np.zeros_like(n_above)
+    for n_values in np.unique(n_above):
+        if n_values <= _MIN_TAIL_TO_FIT:
+            continue
+        first = tail_length - n_values  # the tail proper is the last n_values columns
+        rows = np.flatnonzero(n_above == n_values)
+        exceedances = np.exp(tail.log_ratios[rows, first:]) - tail.exp_cutoff[rows, None]
+        k, sigma = _gpd_fit(exceedances)
+        fitted = np.isfinite(k) & (sigma > 0) & np.all(exceedances > 0, axis=1)
+        rows, k, sigma = rows[fitted], k[fitted], sigma[fitted]
+        if rows.size == 0:
+            continue
+        pareto_k[rows] = k
+        n_smoothed[rows] = n_values
+        smoothed = _smoothed_log_ratios(k, sigma, tail.exp_cutoff[rows], n_values)
+        log_ratios[rows[:, None], tail.columns[rows, first:]] = smoothed
+        tail.log_ratios[rows, first:] = smoothed
+    return n_smoothed
+
+
+def _log_loo_numerator(log_lik, min_log_lik, tail, n_smoothed):
+    """``log sum_j exp(log_ratio_ij + log_lik_ij)`` of each row, the ratios smoothed.
+
+    An unsmoothed ratio is ``min_log_lik_i - log_lik_ij``, so each of the ``S -
+    n_smoothed_i`` unsmoothed draws adds ``exp(min_log_lik_i)``; a smoothed draw adds
+    ``exp(smoothed_ij + log_lik_ij)``, summed with the largest term factored out.
+    """
+    n_draws = log_lik.shape[1]
+    if tail is None:
+        return math.log(n_draws) + min_log_lik
+    numerator = np.log(n_draws - n_smoothed) + min_log_lik
+    rows = np.flatnonzero(n_smoothed > 0)
+    if rows.size:
+        tail_length = tail.log_ratios.shape[1]
+        is_smoothed = np.arange(tail_length)[None, :] >= (tail_length - n_smoothed[rows])[:, None]
+        tail_log_lik = np.take_along_axis(log_lik[rows], tail.columns[rows], axis=1)
+        terms = np.where(is_smoothed, tail.log_ratios[rows] + tail_log_lik, -np.inf)
+        largest = np.maximum(terms.max(axis=1), numerator[rows])
+        total = np.exp(numerator[rows] - largest) + np.exp(terms - largest[:, None]).sum(axis=1)
+        numerator[rows] = largest + np.log(total)
+    return numerator
+
+
+def _psis_loo_chunk(log_lik, tail_length):
+    """Pointwise PSIS-LOO values and Pareto shapes of a chunk of rows of ``log_lik``."""
+    n_rows = log_lik.shape[0]
+    min_log_lik = log_lik.min(axis=1)
+    # log importance ratios 1 / p(y_i | theta_j), shifted so that the largest is 0
+    log_ratios = min_log_lik[:, None] - log_lik
+    pareto_k = np.full(n_rows, np.inf)
+    tail, n_smoothed = None, None
+    if tail_length > _MIN_TAIL_TO_FIT:
+        tail = _largest_log_ratios(log_ratios, tail_length)
+        n_smoothed = _smooth_tails(log_ratios, tail, pareto_k)
+    # the log of the normalising sum of the (smoothed) weights
+    log_norm = np.log(np.exp(log_ratios).sum(axis=1))
+    pointwise = _log_loo_numerator(log_lik, min_log_lik, tail, n_smoothed) - log_norm
+    # equal likelihoods under every member: uniform weights, exact, no tail at all
+    pareto_k[log_lik.max(axis=1) == min_log_lik] = -np.inf
+    return pointwise, pareto_k
+
+
+def _psis_loo_rows(log_lik, r_eff):
+    """Pointwise PSIS-LOO values and Pareto shapes ``k`` of the rows of the finite
+    ``log_lik`` (n_samples, n_draws), computed on cache-sized chunks of rows."""
+    n_samples, n_draws = log_lik.shape
+    tail_length = _tail_length(n_draws, r_eff)
+    pointwise = np.empty(n_samples)
+    pareto_k = np.empty(n_samples)
+    for start, stop in iter_row_chunks(n_samples, 8 * n_draws, _PSIS_CHUNK_BYTES):
+        pointwise[start:stop], pareto_k[start:stop] = _psis_loo_chunk(
+            log_lik[start:stop], tail_length
+        )
+    return pointwise, pareto_k
 
 
 @scorer_misuse_guard
@@ -538,15 +611,15 @@ def psis_loo(log_lik, *, r_eff=1.0, sample_weight=None):
     """
     L = _check_log_lik(log_lik, min_members=2, what="psis_loo")
     sw = check_sample_weight(sample_weight, L.shape[0])
-    pointwise, khat = _psis_loo_rows(L, float(r_eff))
+    pointwise, pareto_k = _psis_loo_rows(L, float(r_eff))
     value, sem = _mean_sem(pointwise, sw)
-    bad = int(np.count_nonzero(khat > PARETO_K_THRESHOLD))
+    bad = int(np.count_nonzero(pareto_k > PARETO_K_THRESHOLD))
     if bad:
         warnings.warn(
             f"psis_loo: {bad} of {L.shape[0]} samples have a Pareto shape k > "
-            f"{PARETO_K_THRESHOLD} (largest k = {float(khat.max()):.3g}): their "
+            f"{PARETO_K_THRESHOLD} (largest k = {float(pareto_k.max()):.3g}): their "
             "leave-one-out estimates are unreliable (see result.pareto_k)",
             PSISWarning,
             stacklevel=4,  # the caller of the public function (through its decorators)
         )
-    return Bunch(value=value, sem=sem, pointwise=pointwise, pareto_k=khat)
+    return Bunch(value=value, sem=sem, pointwise=pointwise, pareto_k=pareto_k)

@@ -151,6 +151,34 @@ def test_chunks_give_the_same_rows():
         assert res.pareto_k[i] == alone.pareto_k[0]
 
 
+def test_kernel_helpers():
+    from scipy.stats import genpareto
+
+    from skcalib.metrics import _information_criteria as ic
+
+    # the tail: the largest values of each row, ascending, with their columns and cutoff
+    x = np.array([[0.0, -3.0, -1.0, -2.0, -0.5, -4.0], [-1.0, -1.0, 0.0, -2.0, -1.0, -5.0]])
+    tail = ic._largest_log_ratios(x, 3)
+    assert_allclose(tail.log_ratios, [[-1.0, -0.5, 0.0], [-1.0, -1.0, 0.0]])
+    assert_allclose(np.take_along_axis(x, tail.columns, axis=1), tail.log_ratios)
+    assert_allclose(tail.cutoff, [-2.0, -1.0])
+    assert_allclose(tail.exp_cutoff, np.exp([-2.0, -1.0]))
+    # the smoothed tail: log(cutoff + the mid quantiles of the fitted Pareto), at most 0
+    k, sigma, exp_cutoff = np.array([0.3, 0.0, -0.2]), np.array([0.5, 0.1, 0.05]), np.full(3, 0.1)
+    smoothed = ic._smoothed_log_ratios(k, sigma, exp_cutoff, 5)
+    p = (np.arange(5) + 0.5) / 5
+    for row in range(3):
+        expected = np.log(genpareto.ppf(p, k[row], scale=sigma[row]) + 0.1)
+        assert_allclose(smoothed[row], np.minimum(expected, 0.0), rtol=1e-12)
+    assert smoothed.max() <= 0.0 and smoothed[0, -1] == 0.0  # capped at the largest ratio
+    # the fit recovers the shape of a large Pareto sample (before the prior's shrinkage)
+    sample = np.sort(genpareto.rvs(0.4, scale=2.0, size=4000, random_state=0))[None, :]
+    shape, scale = ic._gpd_fit(sample)
+    m = sample.shape[1]
+    assert (shape[0] * (m + 10) - 5) / m == pytest.approx(0.4, abs=0.05)
+    assert scale[0] == pytest.approx(2.0, rel=0.1)
+
+
 def test_exact_leave_one_out_of_a_conjugate_normal_model():
     # y_i ~ N(mu, 1), mu ~ N(0, 2^2): the leave-one-out predictive density of y_i is
     # N(y_i; m_-i, v_-i + 1) in closed form, with the posterior (m_-i, v_-i) of the
