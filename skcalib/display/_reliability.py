@@ -704,7 +704,6 @@ class ReliabilityDisplay:
             multiclass=mode,
             n_bins=n_bins,
             strategy=strategy,
-            weight_sq=confidence_level is not None,
         )
         # the arrays of skcalib.metrics.reliability_curve, from the same statistics
         prob_true, prob_pred = stats.prob_true, stats.prob_pred

@@ -59,7 +59,7 @@ def test_confidence_histogram_binary_auto_and_weights():
     p = np.array([0.2, 0.9, 0.6, 0.3, 0.8])  # P(b)
     w = np.array([1.0, 2.0, 1.0, 1.0, 3.0])
     disp = ConfidenceHistogramDisplay.from_predictions(
-        y, p, n_bins=2, multiclass="auto", sample_weight=w
+        y, p, n_bins=2, multiclass="auto", sample_weight=w, pos_label="b"
     )
     np.testing.assert_allclose(disp.bin_fraction, [2 / 8, 6 / 8])
     assert disp.accuracy == pytest.approx(6 / 8)  # weighted frequency of "b"
@@ -71,7 +71,7 @@ def test_confidence_histogram_binary_auto_and_weights():
         f"Mean predicted probability = {disp.confidence:.3f}",
     ]
     with pytest.raises(ValueError, match="multiclass"):
-        ConfidenceHistogramDisplay.from_predictions(y, p, multiclass="classwise")
+        ConfidenceHistogramDisplay.from_predictions(y, p, multiclass="classwise", pos_label="b")
 
 
 # ------------------------------------------------------------------ PIT

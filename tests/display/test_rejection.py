@@ -68,16 +68,16 @@ def test_drawn_values_are_the_rejection_curve(digits):
 def test_toy_values_string_labels_weights_and_uncertainty():
     y = np.array(["cat", "dog", "dog", "cat"])
     p = np.array([0.1, 0.8, 0.4, 0.4])  # P("dog")
-    disp = RejectionDisplay.from_predictions(y, p, name="toy")
+    disp = RejectionDisplay.from_predictions(y, p, pos_label="dog", name="toy")
     np.testing.assert_allclose(disp.fraction_rejected, [0.0, 0.5, 0.75])
     np.testing.assert_allclose(disp.accuracy, [0.75, 1.0, 1.0])
     assert disp.base_accuracy == pytest.approx(0.75)
     # any uncertainty score, and weights as repetitions
     u = np.array([0.3, 0.1, 0.2, 0.05])
     w = np.array([1, 2, 1, 1])
-    a = RejectionDisplay.from_predictions(y, p, uncertainty=u, sample_weight=w)
+    a = RejectionDisplay.from_predictions(y, p, uncertainty=u, sample_weight=w, pos_label="dog")
     b = RejectionDisplay.from_predictions(
-        np.repeat(y, w), np.repeat(p, w), uncertainty=np.repeat(u, w)
+        np.repeat(y, w), np.repeat(p, w), uncertainty=np.repeat(u, w), pos_label="dog"
     )
     np.testing.assert_allclose(a.accuracy, b.accuracy)
     np.testing.assert_allclose(a.fraction_rejected, b.fraction_rejected)
