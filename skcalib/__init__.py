@@ -10,7 +10,11 @@ from ._show_versions import show_versions
 
 def _register_scorers():
     # Makes scoring="ece" (and every name of skcalib.metrics.get_scorer_names()) work in
-    # scikit-learn; skipped with SKCALIB_REGISTER_SCORERS=0.  Never breaks the import.
+    # scikit-learn by adding the names to its registry and to the name sets of its
+    # ``scoring`` parameters, nothing else; skcalib.metrics.unregister_scorers() undoes
+    # it exactly.  SKCALIB_REGISTER_SCORERS=0 skips it, for applications that must not
+    # touch scikit-learn's registry.  Never breaks the import (register_scorers warns
+    # once instead where scikit-learn's registry is not where skcalib expects it).
     try:
         from .metrics._registration import register_scorers, scorer_registration_enabled
 

@@ -7,7 +7,11 @@ scikit-learn calls a scorer as ``scorer(estimator, X, y)``.  A metric function s
 scikit-learn detects this mistake for its own metrics only, so every skcalib metric that
 has a scorer is wrapped with :func:`scorer_misuse_guard`, which turns the mistake into a
 ``ValueError`` that says which scorer to pass instead.  The check costs one ``hasattr``
-per call.
+per call.  It lives in the metric only: nothing is added to scikit-learn's validation of
+``scoring``, so ``cross_val_score(..., scoring=expected_calibration_error)`` shows the
+message when the "scorer" is called (raised with ``error_score="raise"``, else in
+scikit-learn's "Scoring failed" warning), and :func:`skcalib.metrics.get_scorer` raises
+it at once.
 
 This module is at the bottom of :mod:`skcalib.metrics` (the metric modules import it).
 The names of the scorers live with the scorers: :mod:`skcalib.metrics._scorer` hands
