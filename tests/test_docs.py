@@ -9,12 +9,16 @@ Sphinx is not a dependency, so the pages are not built here; instead:
 * the pages parse as reStructuredText (docutils, with Sphinx's directives and roles
   stubbed; skipped when docutils is not installed);
 * the ``>>>`` examples of every page run, with the doctest flags of the package's
-  docstrings (a pytest subprocess with --doctest-glob).
+  docstrings (a pytest subprocess with --doctest-glob);
+* every output README.md shows is checked: its Python blocks are all doctests (run by
+  tests/test_readme.py), and its sample output of ``skcalib report --demo`` is the output
+  of the command, run here.
 """
 
 import importlib
 import io
 import pathlib
+import platform
 import re
 import runpy
 import subprocess
@@ -24,6 +28,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOC = ROOT / "doc"
+README = ROOT / "README.md"
 PAGES = sorted(DOC.glob("*.rst"))
 API_MODULES = [
     "skcalib.metrics",
@@ -225,3 +230,99 @@ def test_doc_pages_doctests():
         cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-2000:]
+
+
+# --------------------------------------------------------------------------------------
+# README.md: every output it shows is checked
+# --------------------------------------------------------------------------------------
+
+FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+DEMO_COMMAND = "skcalib report --demo --out skcalib-report"
+
+
+def _readme_blocks():
+    """(language, body) of every fenced code block of README.md."""
+    text = README.read_text(encoding="utf-8")
+    return [(m.group(1).lower(), m.group(2)) for m in FENCE.finditer(text)]
+
+
+def _demo_block():
+    blocks = [
+        body
+        for lang, body in _readme_blocks()
+        if lang == "text" and body.startswith("skcalib report --demo:")
+    ]
+    assert len(blocks) == 1, "README.md shows the output of skcalib report --demo once"
+    return blocks[0]
+
+
+def test_every_readme_block_is_a_command_a_doctest_or_the_demo_output():
+    # a block of any other kind would show an output that no test checks
+    for lang, body in _readme_blocks():
+        if lang in ("bash", "sh"):
+            continue  # commands (the set-up commands are checked by tests/test_readme.py)
+        if lang in ("python", "py", "pycon"):
+            assert body.lstrip().startswith(">>>"), (
+                "every Python block of README.md is a doctest (tests/test_readme.py runs "
+                f"them); this one is not:\n{body[:300]}"
+            )
+            continue
+        assert lang == "text" and body == _demo_block(), (
+            f"README.md block of kind {lang!r} is not checked by a test:\n{body[:300]}"
+        )
+
+
+def _numbers_close(readme_line, actual_line, tolerance):
+    """The lines are equal up to numbers that differ by at most ``tolerance``."""
+    number = r"-?\d+\.\d+"
+    if re.sub(number, "#", readme_line) != re.sub(number, "#", actual_line):
+        return False
+    pairs = zip(re.findall(number, readme_line), re.findall(number, actual_line), strict=True)
+    return all(abs(float(a) - float(b)) <= tolerance for a, b in pairs)
+
+
+def test_readme_demo_output_is_what_the_command_prints(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib")  # the block shows the reliability diagrams written
+    import sklearn
+
+    from skcalib.__main__ import main
+
+    text = README.read_text(encoding="utf-8")
+    # the paragraph above the block's opening fence
+    before = text[: text.index(_demo_block())].rstrip("\n")
+    intro = before.rsplit("\n", 1)[0].rsplit("\n\n", 1)[-1]
+    assert f"`{DEMO_COMMAND}`" in intro, "the block says which command printed it"
+    stated = re.search(r"\(scikit-learn (\d+\.\d+), x86-64", intro)
+    assert stated, "the block says which scikit-learn version printed it"
+    monkeypatch.chdir(tmp_path)  # the command writes skcalib-report/ and says so
+    assert main(DEMO_COMMAND.split()[1:]) == 0
+    actual = capsys.readouterr().out.splitlines()
+    shown = _demo_block().splitlines()
+    assert len(shown) == len(actual), "\n".join(actual)
+    exact = sklearn.__version__.startswith(stated.group(1) + ".") and platform.machine() in (
+        "x86_64",
+        "AMD64",
+    )
+    for readme_line, actual_line in zip(shown, actual, strict=True):
+        if exact:
+            # the version and platform the README names: every line exactly as printed
+            assert readme_line == actual_line
+        else:
+            # "other versions may differ in the last digits"
+            assert _numbers_close(readme_line, actual_line, 5e-3), (readme_line, actual_line)
+
+
+def test_numbers_close():
+    assert _numbers_close("a  0.0318  1.2", "a  0.0320  1.2", 5e-3)
+    assert not _numbers_close("a  0.0265  1.2", "a  0.0318  1.2", 5e-3)
+    assert not _numbers_close("a 0.1", "b 0.1", 1.0)
+    assert not _numbers_close("a 0.1", "a 0.1 0.2", 1.0)
+
+
+def test_readme_links_the_benchmark_notes():
+    text = README.read_text(encoding="utf-8")
+    assert "[benchmarks/README.md](benchmarks/README.md)" in text
+    notes = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    assert notes.startswith("# ")
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        assert script.name in notes, f"benchmarks/README.md does not describe {script.name}"
