@@ -13,8 +13,8 @@ intervals of each bin's frequency; the histogram below counts the samples per bi
 
 The bars come from :func:`skcalib.metrics.reliability_curve` and the ECE in each legend
 is computed from the very same bins, so it equals
-:func:`skcalib.metrics.expected_calibration_error` with the same ``n_bins`` (checked
-below).
+:func:`skcalib.metrics.expected_calibration_error` with the same ``n_bins``; both default
+to the 15 equal-width bins of every metric, so the defaults agree (checked below).
 
 The data are those of scikit-learn's calibration example: two informative features and
 ten redundant ones (linear combinations of them).  Gaussian naive Bayes assumes the
@@ -46,8 +46,6 @@ from skcalib.recalibration import RecalibratedClassifier
 
 plt.switch_backend("Agg")  # no window: save to a file
 
-N_BINS = 10
-
 X, y = make_classification(
     n_samples=20_000, n_features=20, n_informative=2, n_redundant=10, random_state=42
 )
@@ -75,7 +73,6 @@ for i, (name, model) in enumerate(models.items()):
         model,
         X_test,
         y_test,
-        n_bins=N_BINS,
         kind="bar",
         confidence_level=0.95,
         name=name,
@@ -83,8 +80,9 @@ for i, (name, model) in enumerate(models.items()):
         show_histogram=True,
         hist_ax=hist_ax,
     )
-    ece = expected_calibration_error(y_test, model.predict_proba(X_test), n_bins=N_BINS)
+    ece = expected_calibration_error(y_test, model.predict_proba(X_test))
     assert abs(disp.calibration_error - ece) < 1e-12  # the legend's ECE is the metric's
+    assert disp.bin_count.shape == (15,)  # one default number of bins
     print(f"{name:34s} ECE = {ece:.4f}")
 
 path = os.path.join(tempfile.mkdtemp(prefix="skcalib-"), "reliability_diagram.png")

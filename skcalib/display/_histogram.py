@@ -55,7 +55,7 @@ class ConfidenceHistogramDisplay:
     Attributes
     ----------
     ax_ : matplotlib Axes
-        The Axes drawn on.
+        The Axes drawn on: one panel, so always a single Axes (and single artists).
     figure_ : matplotlib Figure
         Figure containing the histogram.
     hist_ : matplotlib StepPatch

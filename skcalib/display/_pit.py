@@ -56,7 +56,10 @@ class PITDisplay:
     Attributes
     ----------
     ax_ : matplotlib Axes or ndarray of two Axes
-        The Axes drawn on: (histogram, quantile curve) for ``kind="both"``.
+        The Axes drawn on.  The layout decides, never the data: ``kind="both"`` has
+        two panels, so an object ndarray (histogram, quantile curve), always; a
+        single-panel ``kind`` a single Axes.  The artists are single objects (None for
+        the panel not drawn).
     figure_ : matplotlib Figure
         Figure containing the plot.
     hist_ : matplotlib StepPatch or None

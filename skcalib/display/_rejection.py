@@ -64,7 +64,7 @@ class RejectionDisplay:
     Attributes
     ----------
     ax_ : matplotlib Axes
-        The Axes drawn on.
+        The Axes drawn on: one panel, so always a single Axes (and single artists).
     figure_ : matplotlib Figure
         Figure containing the curves.
     line_ : matplotlib Line2D
