@@ -56,6 +56,14 @@ from ._regression import (
     pit_normal,
     quantile_score,
 )
+from ._results import (
+    BootstrapConfidenceInterval,
+    CalibrationTestResult,
+    ConfidenceInterval,
+    ConsistencyResamplingResult,
+    HosmerLemeshowResult,
+    SquaredErrorConfidenceInterval,
+)
 from ._scorer import get_scorer, get_scorer_names
 from ._scoring_rules import (
     brier_decomposition,
@@ -73,7 +81,12 @@ from ._selective import (
     risk_at_coverage,
     uncertainty_auc,
 )
-from ._semiparametric import censored_calibration_error, semiparametric_calibration_error
+from ._semiparametric import (
+    censored_calibration_error,
+    censored_calibration_error_ci,
+    semiparametric_calibration_error,
+    semiparametric_calibration_error_ci,
+)
 from ._smooth import smooth_calibration_error, smooth_reliability_curve
 from ._statistical import (
     bayesian_expected_calibration_error,
@@ -129,7 +142,16 @@ __all__ = [
     "smooth_calibration_error",
     "smooth_reliability_curve",
     "censored_calibration_error",
+    "censored_calibration_error_ci",
     "semiparametric_calibration_error",
+    "semiparametric_calibration_error_ci",
+    # results of the statistical functions (unpack as scipy.stats results do)
+    "BootstrapConfidenceInterval",
+    "CalibrationTestResult",
+    "ConfidenceInterval",
+    "ConsistencyResamplingResult",
+    "HosmerLemeshowResult",
+    "SquaredErrorConfidenceInterval",
     # ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
     "PSISWarning",
     "average_pairwise_diversity",

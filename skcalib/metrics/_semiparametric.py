@@ -21,10 +21,11 @@ import numbers
 import numpy as np
 from scipy import special
 from scipy.interpolate import UnivariateSpline
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import check_random_state
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._guard import scorer_misuse_guard
+from ._results import SquaredErrorConfidenceInterval
 from ._statistical import conf_outcome
 from ._validation import (
     _check_real_array,
@@ -32,7 +33,12 @@ from ._validation import (
     check_classification_input,
 )
 
-__all__ = ["censored_calibration_error", "semiparametric_calibration_error"]
+__all__ = [
+    "censored_calibration_error",
+    "censored_calibration_error_ci",
+    "semiparametric_calibration_error",
+    "semiparametric_calibration_error_ci",
+]
 
 WEIGHTS = ("constant", "relative", "chi")
 
@@ -69,18 +75,21 @@ def _bootstrap_se(values, w, normalize, n_bootstrap, rng):
     return float(np.std(out))
 
 
-def _result(est, se, confidence_level, return_ci):
-    value = float(np.sqrt(max(est, 0.0)))
-    if not return_ci:
-        return value
+def _root(est):
+    """The error on the square-root scale."""
+    return float(np.sqrt(max(est, 0.0)))
+
+
+def _interval(est, se, confidence_level):
+    """Normal interval of the squared error, on the square-root scale."""
     z = float(special.ndtri(0.5 + confidence_level / 2.0))
-    return Bunch(
-        estimate=value,
-        low=float(np.sqrt(max(est - z * se, 0.0))),
-        high=float(np.sqrt(max(est + z * se, 0.0))),
+    return SquaredErrorConfidenceInterval(
+        low=_root(est - z * se),
+        high=_root(est + z * se),
+        estimate=_root(est),
+        confidence_level=float(confidence_level),
         estimate_squared=float(est),
         standard_error_squared=float(se),
-        confidence_level=float(confidence_level),
     )
 
 
@@ -198,6 +207,8 @@ def spce_estimate(
     """(estimate on the squared scale, bootstrap standard error) of validated data.
 
     ``y`` may be any real outcome in [0, 1] (a probability, for the plug-in check).
+    With ``n_bootstrap=None`` no bootstrap is run and the standard error is None; the
+    estimate does not depend on the bootstrap (it is drawn last).
     """
     n = p.shape[0]
     wfun = weight_function(p, weights, weight_trunc)
@@ -222,6 +233,8 @@ def spce_estimate(
     stat = (p - y) * (p - a)
     influence = (p - a) * (p + a - 2.0 * y)
     est = float(_weighted_mean(influence if orthogonal else stat, wfun, normalize))
+    if n_bootstrap is None:
+        return est, None
     se = _bootstrap_se(influence, wfun, normalize, n_bootstrap, boot_rng or rng)
     return est, se
 
@@ -229,29 +242,42 @@ def spce_estimate(
 _RANGE = ["array-like", None]
 
 
+#: options of the confidence intervals of SPCE and CCE
+_CI_PARAMS = {
+    "confidence_level": [Interval(numbers.Real, 0, 1, closed="neither")],
+    "n_bootstrap": [Interval(numbers.Integral, 2, None, closed="left")],
+}
+
+_SPCE_PARAMS = {
+    "y_true": ["array-like"],
+    "y_proba": ["array-like"],
+    "smoothing": [StrOptions({"kernel", "spline"})],
+    "n_folds": [Interval(numbers.Integral, 2, None, closed="left")],
+    "weights": [StrOptions(set(WEIGHTS))],
+    "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
+    "orthogonal": ["boolean"],
+    "normalize": ["boolean"],
+    "hyperparam_range": _RANGE,
+    "n_hyperparams": [Interval(numbers.Integral, 1, None, closed="left")],
+    "multiclass": [StrOptions({"auto", "top_label"})],
+    "labels": ["array-like", None],
+    "pos_label": [numbers.Integral, str, numbers.Real, np.bool_, bool, None],
+    "random_state": ["random_state"],
+}
+
+
+def _spce(y_true, y_proba, labels, pos_label, multiclass, random_state, **options):
+    """Validate the input and run :func:`spce_estimate` (the options passed through)."""
+    data = check_classification_input(y_true, y_proba, labels=labels, pos_label=pos_label)
+    p, y = conf_outcome(data, multiclass)
+    _check_sizes(p.shape[0], options["n_folds"], options["smoothing"])
+    options["hyperparam_range"] = _check_range(options["hyperparam_range"])
+    rng, boot_rng = _rngs(random_state)
+    return spce_estimate(p, y.astype(np.float64), rng=rng, boot_rng=boot_rng, **options)
+
+
 @scorer_misuse_guard
-@validate_params(
-    {
-        "y_true": ["array-like"],
-        "y_proba": ["array-like"],
-        "smoothing": [StrOptions({"kernel", "spline"})],
-        "n_folds": [Interval(numbers.Integral, 2, None, closed="left")],
-        "weights": [StrOptions(set(WEIGHTS))],
-        "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
-        "orthogonal": ["boolean"],
-        "normalize": ["boolean"],
-        "hyperparam_range": _RANGE,
-        "n_hyperparams": [Interval(numbers.Integral, 1, None, closed="left")],
-        "return_ci": ["boolean"],
-        "confidence_level": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "n_bootstrap": [Interval(numbers.Integral, 2, None, closed="left")],
-        "multiclass": [StrOptions({"auto", "top_label"})],
-        "labels": ["array-like", None],
-        "pos_label": [numbers.Integral, str, numbers.Real, np.bool_, bool, None],
-        "random_state": ["random_state"],
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_SPCE_PARAMS, prefer_skip_nested_validation=True)
 def semiparametric_calibration_error(
     y_true,
     y_proba,
@@ -264,9 +290,6 @@ def semiparametric_calibration_error(
     normalize=False,
     hyperparam_range=None,
     n_hyperparams=50,
-    return_ci=False,
-    confidence_level=0.95,
-    n_bootstrap=500,
     multiclass="auto",
     labels=None,
     pos_label=None,
@@ -299,10 +322,8 @@ def semiparametric_calibration_error(
     (the first on ties).  With ``stat_i = (p_i - y_i)(p_i - a_i)`` and the
     influence-function form ``if_i = (p_i - a_i)(p_i + a_i - 2 y_i)``, the estimate of
     ``CE2`` is the ``w(p)``-weighted mean of ``stat`` (or of ``if`` with
-    ``orthogonal=True``) and its standard error ``se`` the standard deviation of the
-    weighted mean of ``if`` over ``n_bootstrap`` bootstrap resamples.  The result is
-    ``sqrt(max(CE2, 0))``; the interval is
-    ``(sqrt(max(CE2 - z se, 0)), sqrt(max(CE2 + z se, 0)))``.
+    ``orthogonal=True``).  The result is ``sqrt(max(CE2, 0))``;
+    :func:`semiparametric_calibration_error_ci` gives it with a confidence interval.
 
     Differences from uncertainty_metrics' ``SPCE``: the spline weights are sorted with
     the probabilities (the reference pairs sorted probabilities with unsorted weights,
@@ -336,12 +357,6 @@ def semiparametric_calibration_error(
         ``(lo, hi)`` of the hyperparameter grid (see above).
     n_hyperparams : int, default=50
         Size of the hyperparameter grid.
-    return_ci : bool, default=False
-        Return a Bunch with the confidence interval instead of a float.
-    confidence_level : float in (0, 1), default=0.95
-        Level of the normal confidence interval.
-    n_bootstrap : int, default=500
-        Bootstrap resamples of the standard error.
     multiclass : {"auto", "top_label"}, default="auto"
         "auto": the positive-class probability of a binary problem, the top-label
         confidence against correctness otherwise.
@@ -356,10 +371,12 @@ def semiparametric_calibration_error(
 
     Returns
     -------
-    float or sklearn.utils.Bunch
-        ``sqrt(CE2)``, or with ``return_ci`` a Bunch of ``estimate``, ``low``,
-        ``high`` (square-root scale), ``estimate_squared``, ``standard_error_squared``
-        and ``confidence_level``.
+    float
+        ``sqrt(max(CE2, 0))``.
+
+    See Also
+    --------
+    semiparametric_calibration_error_ci : The same estimate with a confidence interval.
 
     References
     ----------
@@ -378,26 +395,148 @@ def semiparametric_calibration_error(
     >>> round(spce, 3)
     0.132
     """
-    data = check_classification_input(y_true, y_proba, labels=labels, pos_label=pos_label)
-    p, y = conf_outcome(data, multiclass)
-    _check_sizes(p.shape[0], n_folds, smoothing)
-    rng, boot_rng = _rngs(random_state)
-    est, se = spce_estimate(
-        p,
-        y.astype(np.float64),
+    est, _ = _spce(
+        y_true,
+        y_proba,
+        labels,
+        pos_label,
+        multiclass,
+        random_state,
         smoothing=smoothing,
         n_folds=n_folds,
         weights=weights,
         weight_trunc=weight_trunc,
         orthogonal=orthogonal,
         normalize=normalize,
-        hyperparam_range=_check_range(hyperparam_range),
+        hyperparam_range=hyperparam_range,
+        n_hyperparams=n_hyperparams,
+        n_bootstrap=None,  # no standard error: the estimate alone
+    )
+    return _root(est)
+
+
+@validate_params({**_SPCE_PARAMS, **_CI_PARAMS}, prefer_skip_nested_validation=True)
+def semiparametric_calibration_error_ci(
+    y_true,
+    y_proba,
+    *,
+    confidence_level=0.95,
+    n_bootstrap=500,
+    smoothing="kernel",
+    n_folds=5,
+    weights="constant",
+    weight_trunc=0.05,
+    orthogonal=False,
+    normalize=False,
+    hyperparam_range=None,
+    n_hyperparams=50,
+    multiclass="auto",
+    labels=None,
+    pos_label=None,
+    random_state=None,
+):
+    r"""Semiparametric calibration error (SPCE) with a confidence interval.
+
+    The estimate ``CE2`` of the squared error is that of
+    :func:`semiparametric_calibration_error` (same options, same value for the same
+    ``random_state``).  Its standard error ``se`` is the standard deviation of the
+    ``w(p)``-weighted mean of the influence-function values
+    ``if_i = (p_i - a_i)(p_i + a_i - 2 y_i)`` over ``n_bootstrap`` bootstrap resamples
+    of the predictions, and the interval is the normal interval of ``CE2`` on the
+    square-root scale:
+
+    .. math::
+
+        \Bigl(\sqrt{\max(\mathrm{CE}_2 - z\,\mathrm{se},\,0)},\;
+        \sqrt{\max(\mathrm{CE}_2 + z\,\mathrm{se},\,0)}\Bigr),
+
+    with ``z`` the ``(1 + confidence_level) / 2`` normal quantile, as uncertainty_metrics'
+    ``SPCE.conf_int`` (whose level is fixed at 95%).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the normal confidence interval.
+    n_bootstrap : int, default=500
+        Bootstrap resamples of the standard error, at least 2.
+    smoothing : {"kernel", "spline"}, default="kernel"
+        The smoother of the calibration function.
+    n_folds : int, default=5
+        Number of cross-fitting folds, at least 2.
+    weights : {"constant", "relative", "chi"}, default="constant"
+        The weight function ``w(p)`` (see :func:`semiparametric_calibration_error`).
+    weight_trunc : float > 0, default=0.05
+        Truncation of the weight functions.
+    orthogonal : bool, default=False
+        Report the influence-function (debiased) estimate instead of the plug-in one.
+    normalize : bool, default=False
+        Divide the weighted mean by the mean weight.
+    hyperparam_range : pair of floats, default=None
+        ``(lo, hi)`` of the hyperparameter grid.
+    n_hyperparams : int, default=50
+        Size of the hyperparameter grid.
+    multiclass : {"auto", "top_label"}, default="auto"
+        "auto": the positive-class probability of a binary problem, the top-label
+        confidence against correctness otherwise.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem (default: the greater label).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the folds and of the bootstrap.  None: fixed folds (seed 0) and numpy's
+        global random state for the bootstrap.
+
+    Returns
+    -------
+    result : SquaredErrorConfidenceInterval
+        Unpacks as ``(low, high)`` (square-root scale).  Its other attributes:
+        ``estimate`` (the value of :func:`semiparametric_calibration_error`),
+        ``confidence_level``, ``estimate_squared`` (``CE2``) and
+        ``standard_error_squared`` (``se``).
+
+    See Also
+    --------
+    semiparametric_calibration_error : The estimate alone (no bootstrap).
+
+    References
+    ----------
+    Google uncertainty_metrics,
+    ``uncertainty_metrics/numpy/semiparametric_calibration_error.py`` (``conf_int``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.metrics import semiparametric_calibration_error_ci
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.random(2000)
+    >>> y = (rng.random(2000) <= 0.7 * p**2 + 0.3 * p).astype(int)  # true value 0.128
+    >>> ci = semiparametric_calibration_error_ci(y, p, smoothing="spline", random_state=0)
+    >>> low, high = ci
+    >>> round(ci.estimate, 3), bool(low < 0.128 < high)
+    (0.132, True)
+    """
+    est, se = _spce(
+        y_true,
+        y_proba,
+        labels,
+        pos_label,
+        multiclass,
+        random_state,
+        smoothing=smoothing,
+        n_folds=n_folds,
+        weights=weights,
+        weight_trunc=weight_trunc,
+        orthogonal=orthogonal,
+        normalize=normalize,
+        hyperparam_range=hyperparam_range,
         n_hyperparams=n_hyperparams,
         n_bootstrap=n_bootstrap,
-        rng=rng,
-        boot_rng=boot_rng,
     )
-    return _result(est, se, confidence_level, return_ci)
+    return _interval(est, se, confidence_level)
 
 
 def _check_sizes(n, n_folds, smoothing):
@@ -549,7 +688,12 @@ def cce_estimate(
     rng,
     boot_rng=None,
 ):
-    """(estimate on the squared scale, standard error) of validated survival data."""
+    """(estimate on the squared scale, standard error) of validated survival data.
+
+    The folds of all repeats are drawn first and the bootstraps after them, so the
+    estimate does not depend on the bootstrap; with ``n_bootstrap=None`` none is run and
+    the standard error is None.
+    """
     boot_rng = boot_rng or rng
     n = p.shape[0]
     wfun = weight_function(p, weights, weight_trunc)
@@ -578,7 +722,7 @@ def cce_estimate(
     on_grid = np.searchsorted(t, times)  # index of T_i in the grid when T_i <= end_time
     dNC = np.zeros_like(C)
     dNC[:, 1:] = -(C[:, 1:] - C[:, :-1])
-    ests, ses = [], []
+    ests, influences = [], []
     for _ in range(n_repeats):
         dists = _fold_distances(p, survival_folds(times, event, n_folds, rng), n_folds)
         N_hat, C_hat, Y_hat = _cce_cross_fit(wn, (N, C, Y), dists, h, kernel)
@@ -605,33 +749,69 @@ def cce_estimate(
         stat = ipw * (p - observed) * (p - a)
         influence = ipw * (a - p) * (observed - p) + compensation - MI
         ests.append(float(_weighted_mean(influence if orthogonal else stat, wfun, normalize)))
-        ses.append(_bootstrap_se(influence, wfun, normalize, n_bootstrap, boot_rng))
-    return float(np.nanmedian(ests)), float(np.nanmedian(ses))
+        influences.append(influence)
+    est = float(np.nanmedian(ests))
+    if n_bootstrap is None:
+        return est, None
+    ses = [_bootstrap_se(f, wfun, normalize, n_bootstrap, boot_rng) for f in influences]
+    return est, float(np.nanmedian(ses))
 
 
-@validate_params(
-    {
-        "y_proba": ["array-like"],
-        "times": ["array-like"],
-        "event": ["array-like"],
-        "end_time": [Interval(numbers.Real, 0, None, closed="neither")],
-        "n_folds": [Interval(numbers.Integral, 2, None, closed="left")],
-        "weights": [StrOptions(set(WEIGHTS))],
-        "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
-        "survival_aggregation": [StrOptions({"kaplan-meier", "nelson-aalen"})],
-        "kernel": [StrOptions({"rbf", "cubic", "knn"})],
-        "orthogonal": ["boolean"],
-        "normalize": ["boolean"],
-        "n_repeats": [Interval(numbers.Integral, 1, None, closed="left")],
-        "hyperparam_range": _RANGE,
-        "n_hyperparams": [Interval(numbers.Integral, 1, None, closed="left")],
-        "return_ci": ["boolean"],
-        "confidence_level": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "n_bootstrap": [Interval(numbers.Integral, 2, None, closed="left")],
-        "random_state": ["random_state"],
-    },
-    prefer_skip_nested_validation=True,
-)
+_CCE_PARAMS = {
+    "y_proba": ["array-like"],
+    "times": ["array-like"],
+    "event": ["array-like"],
+    "end_time": [Interval(numbers.Real, 0, None, closed="neither")],
+    "n_folds": [Interval(numbers.Integral, 2, None, closed="left")],
+    "weights": [StrOptions(set(WEIGHTS))],
+    "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
+    "survival_aggregation": [StrOptions({"kaplan-meier", "nelson-aalen"})],
+    "kernel": [StrOptions({"rbf", "cubic", "knn"})],
+    "orthogonal": ["boolean"],
+    "normalize": ["boolean"],
+    "n_repeats": [Interval(numbers.Integral, 1, None, closed="left")],
+    "hyperparam_range": _RANGE,
+    "n_hyperparams": [Interval(numbers.Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
+}
+
+
+def _cce(y_proba, times, event, random_state, **options):
+    """Validate the survival data and run :func:`cce_estimate` (options passed through)."""
+    p = _check_real_array(y_proba, "y_proba")
+    n = p.shape[0]
+    T = _check_real_array(times, "times", n=n)
+    _find_nonfinite(p, "y_proba")
+    _find_nonfinite(T, "times")
+    if not ((p >= 0) & (p <= 1)).all():
+        bad = int(np.flatnonzero(~((p >= 0) & (p <= 1)))[0])
+        raise ValueError(
+            f"y_proba must contain probabilities in [0, 1]; y_proba[{bad}] = {p[bad]!r}"
+        )
+    if (T < 0).any():
+        bad = int(np.flatnonzero(T < 0)[0])
+        raise ValueError(f"times must be >= 0; times[{bad}] = {T[bad]!r}")
+    E = _check_real_array(event, "event", n=n)
+    if not np.isin(E, (0, 1)).all():
+        bad = int(np.flatnonzero(~np.isin(E, (0, 1)))[0])
+        raise ValueError(f"event must hold 0/1 (or booleans); event[{bad}] = {E[bad]!r}")
+    n_folds = options["n_folds"]
+    if n < 2 * n_folds:
+        raise ValueError(f"need at least {2 * n_folds} samples for {n_folds} folds, got {n}")
+    options["hyperparam_range"] = _check_range(options["hyperparam_range"])
+    options["end_time"] = float(options["end_time"])
+    rng, boot_rng = _rngs(random_state)
+    return cce_estimate(
+        p.astype(np.float64),
+        T.astype(np.float64),
+        E.astype(np.float64),
+        rng=rng,
+        boot_rng=boot_rng,
+        **options,
+    )
+
+
+@validate_params(_CCE_PARAMS, prefer_skip_nested_validation=True)
 def censored_calibration_error(
     y_proba,
     times,
@@ -648,9 +828,6 @@ def censored_calibration_error(
     n_repeats=4,
     hyperparam_range=None,
     n_hyperparams=20,
-    return_ci=False,
-    confidence_level=0.95,
-    n_bootstrap=200,
     random_state=None,
 ):
     r"""Censored calibration error (CCE) of survival predictions with right censoring.
@@ -681,7 +858,8 @@ def censored_calibration_error(
     ``orthogonal=True`` the influence-function form with the censoring martingale and
     Kaplan-Meier compensator terms of uncertainty_metrics.  Cross-fitting uses folds
     stratified by event status and time, repeated ``n_repeats`` times with new folds;
-    the median over repeats is reported.
+    the median over repeats is reported.  :func:`censored_calibration_error_ci` gives
+    the same value with a confidence interval.
 
     Differences from uncertainty_metrics' ``CCE``: the value is on the square-root
     scale, like its confidence interval and like SPCE (the reference's
@@ -725,23 +903,18 @@ def censored_calibration_error(
         ``(lo, hi)`` of the bandwidth grid (see above).
     n_hyperparams : int, default=20
         Size of the bandwidth grid.
-    return_ci : bool, default=False
-        Return a Bunch with the confidence interval instead of a float.
-    confidence_level : float in (0, 1), default=0.95
-        Level of the normal confidence interval.
-    n_bootstrap : int, default=200
-        Bootstrap resamples of the standard error.
     random_state : int, RandomState instance or None, default=None
-        Seed of the folds and of the bootstrap.  None: fixed folds (seed 0, so that the
-        value is deterministic, as uncertainty_metrics fixes its folds' seed at 708)
-        and numpy's global random state for the bootstrap.
+        Seed of the folds.  None: fixed folds (seed 0, so that the value is
+        deterministic, as uncertainty_metrics fixes its folds' seed at 708).
 
     Returns
     -------
-    float or sklearn.utils.Bunch
-        ``sqrt(CE2)``, or with ``return_ci`` a Bunch of ``estimate``, ``low``,
-        ``high`` (square-root scale), ``estimate_squared``, ``standard_error_squared``
-        and ``confidence_level``.
+    float
+        ``sqrt(max(CE2, 0))``.
+
+    See Also
+    --------
+    censored_calibration_error_ci : The same estimate with a confidence interval.
 
     References
     ----------
@@ -764,43 +937,151 @@ def censored_calibration_error(
     >>> round(cce, 3)  # true value 0.7 / sqrt(30) = 0.128
     0.132
     """
-    p = _check_real_array(y_proba, "y_proba")
-    n = p.shape[0]
-    T = _check_real_array(times, "times", n=n)
-    _find_nonfinite(p, "y_proba")
-    _find_nonfinite(T, "times")
-    if not ((p >= 0) & (p <= 1)).all():
-        bad = int(np.flatnonzero(~((p >= 0) & (p <= 1)))[0])
-        raise ValueError(
-            f"y_proba must contain probabilities in [0, 1]; y_proba[{bad}] = {p[bad]!r}"
-        )
-    if (T < 0).any():
-        bad = int(np.flatnonzero(T < 0)[0])
-        raise ValueError(f"times must be >= 0; times[{bad}] = {T[bad]!r}")
-    E = _check_real_array(event, "event", n=n)
-    if not np.isin(E, (0, 1)).all():
-        bad = int(np.flatnonzero(~np.isin(E, (0, 1)))[0])
-        raise ValueError(f"event must hold 0/1 (or booleans); event[{bad}] = {E[bad]!r}")
-    if n < 2 * n_folds:
-        raise ValueError(f"need at least {2 * n_folds} samples for {n_folds} folds, got {n}")
-    rng, boot_rng = _rngs(random_state)
-    est, se = cce_estimate(
-        p.astype(np.float64),
-        T.astype(np.float64),
-        E.astype(np.float64),
-        float(end_time),
+    est, _ = _cce(
+        y_proba,
+        times,
+        event,
+        random_state,
+        end_time=end_time,
         n_folds=n_folds,
         weights=weights,
         weight_trunc=weight_trunc,
         aggregation=survival_aggregation,
         kernel=kernel,
-        n_bootstrap=n_bootstrap,
         orthogonal=orthogonal,
         n_repeats=n_repeats,
         normalize=normalize,
-        hyperparam_range=_check_range(hyperparam_range),
+        hyperparam_range=hyperparam_range,
         n_hyperparams=n_hyperparams,
-        rng=rng,
-        boot_rng=boot_rng,
+        n_bootstrap=None,  # no standard error: the estimate alone
     )
-    return _result(est, se, confidence_level, return_ci)
+    return _root(est)
+
+
+@validate_params({**_CCE_PARAMS, **_CI_PARAMS}, prefer_skip_nested_validation=True)
+def censored_calibration_error_ci(
+    y_proba,
+    times,
+    event,
+    *,
+    end_time,
+    confidence_level=0.95,
+    n_bootstrap=200,
+    n_folds=5,
+    weights="constant",
+    weight_trunc=0.05,
+    survival_aggregation="kaplan-meier",
+    kernel="rbf",
+    orthogonal=False,
+    normalize=False,
+    n_repeats=4,
+    hyperparam_range=None,
+    n_hyperparams=20,
+    random_state=None,
+):
+    r"""Censored calibration error (CCE) with a confidence interval.
+
+    The estimate ``CE2`` of the squared error is that of
+    :func:`censored_calibration_error` (same options, same value for the same
+    ``random_state``).  Its standard error ``se`` is the median over the ``n_repeats``
+    cross-fits of the bootstrap standard deviation (``n_bootstrap`` resamples of the
+    subjects) of the ``w(p)``-weighted mean of the influence-function values, and the
+    interval is the normal interval of ``CE2`` on the square-root scale:
+
+    .. math::
+
+        \Bigl(\sqrt{\max(\mathrm{CE}_2 - z\,\mathrm{se},\,0)},\;
+        \sqrt{\max(\mathrm{CE}_2 + z\,\mathrm{se},\,0)}\Bigr),
+
+    with ``z`` the ``(1 + confidence_level) / 2`` normal quantile.
+
+    Parameters
+    ----------
+    y_proba : array-like of shape (n_samples,)
+        Predicted probability of an event by ``end_time``.
+    times : array-like of shape (n_samples,)
+        Observed times (event or censoring), finite and >= 0.
+    event : array-like of shape (n_samples,)
+        1 (or True) if the event was observed at ``times``, 0 if censored.
+    end_time : float > 0
+        The horizon of the predictions.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the normal confidence interval.
+    n_bootstrap : int, default=200
+        Bootstrap resamples of the standard error, at least 2.
+    n_folds : int, default=5
+        Number of cross-fitting folds.
+    weights : {"constant", "relative", "chi"}, default="constant"
+        The weight function ``w(p)``, as in :func:`semiparametric_calibration_error`.
+    weight_trunc : float > 0, default=0.05
+        Truncation of the weight functions.
+    survival_aggregation : {"kaplan-meier", "nelson-aalen"}, default="kaplan-meier"
+        Product-limit or exponential aggregation of the hazard increments.
+    kernel : {"rbf", "cubic", "knn"}, default="rbf"
+        The smoother of the counting processes.
+    orthogonal : bool, default=False
+        Report the influence-function estimate instead of the plug-in one (see
+        :func:`censored_calibration_error` for its documented bias).
+    normalize : bool, default=False
+        Divide the weighted mean by the mean weight.
+    n_repeats : int, default=4
+        Cross-fitting repeats with fresh folds (medians reported).
+    hyperparam_range : pair of floats, default=None
+        ``(lo, hi)`` of the bandwidth grid.
+    n_hyperparams : int, default=20
+        Size of the bandwidth grid.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the folds and of the bootstrap.  None: fixed folds (seed 0) and numpy's
+        global random state for the bootstrap.
+
+    Returns
+    -------
+    result : SquaredErrorConfidenceInterval
+        Unpacks as ``(low, high)`` (square-root scale).  Its other attributes:
+        ``estimate`` (the value of :func:`censored_calibration_error`),
+        ``confidence_level``, ``estimate_squared`` (``CE2``) and
+        ``standard_error_squared`` (``se``).
+
+    See Also
+    --------
+    censored_calibration_error : The estimate alone (no bootstrap).
+
+    References
+    ----------
+    Google uncertainty_metrics, ``uncertainty_metrics/numpy/censored_calibration_error.py``
+    (``conf_int``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.metrics import censored_calibration_error_ci
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.random(2000)
+    >>> event = (rng.random(2000) <= 0.7 * p**2 + 0.3 * p).astype(int)
+    >>> times = 1.5 - event  # events at 0.5; the others censored at 1.5
+    >>> ci = censored_calibration_error_ci(
+    ...     p, times, event, end_time=1.0, n_folds=3, n_repeats=2, random_state=0
+    ... )
+    >>> low, high = ci
+    >>> round(ci.estimate, 3), bool(low < 0.128 < high)
+    (0.13..., True)
+    """
+    est, se = _cce(
+        y_proba,
+        times,
+        event,
+        random_state,
+        end_time=end_time,
+        n_folds=n_folds,
+        weights=weights,
+        weight_trunc=weight_trunc,
+        aggregation=survival_aggregation,
+        kernel=kernel,
+        orthogonal=orthogonal,
+        n_repeats=n_repeats,
+        normalize=normalize,
+        hyperparam_range=hyperparam_range,
+        n_hyperparams=n_hyperparams,
+        n_bootstrap=n_bootstrap,
+    )
+    return _interval(est, se, confidence_level)

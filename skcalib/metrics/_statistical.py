@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 from scipy import special, stats
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import check_random_state
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import (
@@ -37,6 +37,12 @@ from ._calibration import (
     expected_calibration_error,
     general_calibration_error,
     max_calibration_error,
+)
+from ._results import (
+    BootstrapConfidenceInterval,
+    CalibrationTestResult,
+    ConsistencyResamplingResult,
+    HosmerLemeshowResult,
 )
 from ._validation import (
     ClassificationInput,
@@ -359,11 +365,12 @@ def calibration_error_ci(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
-        ``estimate`` (the metric on the data), ``low`` and ``high`` (the interval),
-        ``standard_error`` (standard deviation of the bootstrap values),
-        ``bootstrap_distribution`` (ndarray of shape (n_resamples,)),
-        ``confidence_level``, ``method`` and ``resample`` ("bins" or "samples").
+    result : BootstrapConfidenceInterval
+        Unpacks as ``(low, high)``, the interval.  Its other attributes:
+        ``estimate`` (the metric on the data), ``standard_error`` (standard deviation of
+        the bootstrap values), ``bootstrap_distribution`` (ndarray of shape
+        (n_resamples,)), ``confidence_level``, ``method`` and ``resample`` ("bins" or
+        "samples").
 
     References
     ----------
@@ -383,7 +390,8 @@ def calibration_error_ci(
     ... )
     >>> round(ci.estimate, 3), ci.resample
     (0.168, 'bins')
-    >>> bool(ci.low < ci.estimate < ci.high)
+    >>> low, high = ci
+    >>> bool(low < ci.estimate < high)
     True
     """
     alpha = 1.0 - confidence_level
@@ -412,10 +420,10 @@ def calibration_error_ci(
     if not np.isfinite(boot).all():
         raise ValueError("the metric is not finite on some bootstrap resamples")
     low, high = _interval(boot, estimate, alpha, method, jack, jack_w)
-    return Bunch(
-        estimate=estimate,
+    return BootstrapConfidenceInterval(
         low=low,
         high=high,
+        estimate=estimate,
         standard_error=float(np.std(boot, ddof=1)),
         bootstrap_distribution=boot,
         confidence_level=float(confidence_level),
@@ -459,6 +467,17 @@ def _row_bootstrap(metric, y_true, y_proba, sample_weight, kw, n_resamples, rng,
             y, P, labels=None, pos_label=kw.get("pos_label"), check_values=False
         )
         kw["labels"] = data.classes
+    if sw is not None:
+        # weight 0 is removal: resample the rows of positive weight, as the bin-level
+        # bootstrap does (a resample of zero-weight rows only has no metric value)
+        if sw.shape != (n,):
+            raise ValueError(f"sample_weight must have shape ({n},) like y_true, got {sw.shape}")
+        keep = np.asarray(sw, dtype=np.float64) > 0
+        if not keep.any():
+            raise ValueError("sample_weight sums to zero: pass at least one positive weight")
+        if not keep.all():
+            y, P, sw = y[keep], P[keep], sw[keep]
+            n = y.shape[0]
 
     def value(idx):
         wk = {} if sw is None else {"sample_weight": sw[idx]}
@@ -528,8 +547,9 @@ def spiegelhalter_test(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
-        ``statistic`` (Z) and ``pvalue`` (two-sided), floats.
+    result : CalibrationTestResult
+        Unpacks as ``(statistic, pvalue)``: ``statistic`` (Z) and ``pvalue``
+        (two-sided), floats, also readable as attributes.
 
     References
     ----------
@@ -540,7 +560,10 @@ def spiegelhalter_test(
     --------
     >>> from skcalib.metrics import spiegelhalter_test
     >>> res = spiegelhalter_test([0, 1, 1, 0, 1], [0.1, 0.8, 0.6, 0.4, 0.3])
-    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    >>> res
+    CalibrationTestResult(statistic=-0.19518..., pvalue=0.84525...)
+    >>> statistic, pvalue = res
+    >>> round(statistic, 4), round(pvalue, 4)
     (-0.1952, 0.8453)
     """
     p, y, w = _validated(y_true, y_proba, sample_weight, labels, pos_label, multiclass)
@@ -558,7 +581,7 @@ def spiegelhalter_test(
         z = 0.0 if abs(num) <= 1e-12 * max(1.0, float(np.abs(num_terms).sum())) else np.inf
         z = float(np.copysign(z, num))
     pvalue = float(2.0 * special.ndtr(-abs(z)))
-    return Bunch(statistic=float(z), pvalue=pvalue)
+    return CalibrationTestResult(statistic=float(z), pvalue=pvalue)
 
 
 @validate_params(
@@ -566,7 +589,10 @@ def spiegelhalter_test(
         **_DATA,
         **_BINARY_OR_TOP,
         "n_groups": [Interval(numbers.Integral, 3, None, closed="left")],
-        "df": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "df": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            StrOptions({"holdout", "in_sample"}),
+        ],
     },
     prefer_skip_nested_validation=True,
 )
@@ -575,7 +601,7 @@ def hosmer_lemeshow_test(
     y_proba,
     *,
     n_groups=10,
-    df=None,
+    df="holdout",
     multiclass="auto",
     sample_weight=None,
     labels=None,
@@ -593,11 +619,24 @@ def hosmer_lemeshow_test(
         \hat C = \sum_{g:\,n_g>0} \frac{(O_g - E_g)^2}{E_g\,(1 - E_g / n_g)},
 
     which is compared with a chi-squared distribution with ``df`` degrees of freedom.
-    By default ``df = G - 2``, with ``G`` the number of non-empty groups (``n_groups``
-    unless heavy ties leave groups empty): the reference distribution of Hosmer and
-    Lemeshow for a logistic model fitted on the same data.  For probabilities that
-    were not fitted on these data (external validation) Hosmer and Lemeshow recommend
-    ``df = G``; pass it explicitly.  A group whose variance ``E_g (1 - E_g/n_g)`` is 0
+    With ``G`` the number of non-empty groups (``n_groups`` unless heavy ties leave
+    groups empty), the reference depends on where the probabilities come from:
+
+    * ``df="holdout"`` (default): probabilities that were not fitted on these data
+      (a held-out test set, external validation, a model fitted elsewhere).  Each
+      ``O_g`` is then a sum of independent Bernoulli draws with mean ``E_g`` and the
+      statistic is asymptotically chi-squared with ``G`` degrees of freedom (Hosmer,
+      Lemeshow and Sturdivant 2013, assessment of fit via external validation).  At
+      the 5% level it rejects perfectly calibrated held-out predictions about 5% of
+      the time.
+    * ``df="in_sample"``: the in-sample fitted probabilities of a logistic regression
+      fitted by maximum likelihood on the same data, the setting of Hosmer and
+      Lemeshow (1980), whose simulations give the reference ``G - 2``.  Used on
+      held-out predictions it rejects calibrated ones too often (about 12% instead of
+      5% at the 5% level for 500 predictions with ``p ~ Beta(2, 3)``).
+    * an int: that number of degrees of freedom.
+
+    A group whose variance ``E_g (1 - E_g/n_g)`` is 0
     (all its probabilities 0 or 1) contributes 0 if ``O_g = E_g`` and makes the
     statistic infinite (p-value 0) otherwise.
 
@@ -609,9 +648,10 @@ def hosmer_lemeshow_test(
         Predicted probabilities.
     n_groups : int, default=10
         Number of groups, at least 3.
-    df : int, default=None
-        Degrees of freedom of the chi-squared reference; default the number of
-        non-empty groups minus 2.
+    df : {"holdout", "in_sample"} or int, default="holdout"
+        Degrees of freedom of the chi-squared reference: ``G`` for probabilities not
+        fitted on these data ("holdout"), ``G - 2`` for the in-sample fit of a logistic
+        regression ("in_sample"), or the given number.
     multiclass : {"auto", "top_label"}, default="auto"
         "auto": the positive-class probability of a binary problem, the top-label
         confidence against correctness otherwise.
@@ -625,16 +665,19 @@ def hosmer_lemeshow_test(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
-        ``statistic``, ``pvalue``, ``df``, and per group ``observed``, ``expected`` and
-        ``count`` (arrays over the non-empty groups).
+    result : HosmerLemeshowResult
+        Unpacks as ``(statistic, pvalue)``.  Its other attributes: ``df``, and per
+        group ``observed``, ``expected`` and ``count`` (arrays over the non-empty
+        groups).
 
     References
     ----------
     Hosmer and Lemeshow, "Goodness of fit tests for the multiple logistic regression
     model", Communications in Statistics - Theory and Methods 9(10), 1980.
     Hosmer, Lemeshow and Sturdivant, "Applied Logistic Regression", 3rd ed., Wiley,
-    2013, section 5.2.2.
+    2013, chapter 5: section 5.2.2 (the test, ``G - 2`` for the fitted model) and the
+    assessment of fit via external validation (``G`` for data the model was not
+    fitted on).
 
     Examples
     --------
@@ -642,21 +685,27 @@ def hosmer_lemeshow_test(
     >>> y = [0, 0, 1, 0, 1, 1, 0, 1, 1, 1]
     >>> p = [0.1, 0.2, 0.25, 0.3, 0.5, 0.55, 0.6, 0.8, 0.85, 0.9]
     >>> res = hosmer_lemeshow_test(y, p, n_groups=5)
-    >>> round(res.statistic, 4), res.df, round(res.pvalue, 4)
-    (3.337, 3, 0.3425)
+    >>> statistic, pvalue = res
+    >>> round(statistic, 4), res.df, round(pvalue, 4)
+    (3.337, 5, 0.6482)
+    >>> in_sample = hosmer_lemeshow_test(y, p, n_groups=5, df="in_sample")
+    >>> in_sample.df, round(in_sample.pvalue, 4)
+    (3, 0.3425)
     """
     p, y, w = _validated(y_true, y_proba, sample_weight, labels, pos_label, multiclass)
     st = bin_stats(binary_input(p, y, w), n_bins=n_groups, strategy="quantile")
     nz = st.count[0] > 0
     n_g, obs, exp = st.count[0][nz], st.sum_true[0][nz], st.sum_proba[0][nz]
     G = int(nz.sum())
-    if df is None:
+    if df == "holdout":
+        df = G
+    elif df == "in_sample":
         df = G - 2
         if df < 1:
             raise ValueError(
-                f"hosmer_lemeshow_test needs at least 3 non-empty groups, got {G}: the "
-                "predicted probabilities take too few distinct values; lower n_groups "
-                "or pass df"
+                f"hosmer_lemeshow_test with df='in_sample' needs at least 3 non-empty "
+                f"groups, got {G}: the predicted probabilities take too few distinct "
+                "values; lower n_groups or pass df as an int"
             )
     var = exp * (1.0 - exp / n_g)
     dev = (obs - exp) ** 2
@@ -669,7 +718,7 @@ def hosmer_lemeshow_test(
         np.divide(dev, var, out=terms, where=~degenerate)
         statistic = float(terms.sum())
     pvalue = float(stats.chi2.sf(statistic, df))
-    return Bunch(
+    return HosmerLemeshowResult(
         statistic=float(statistic),
         pvalue=pvalue,
         df=int(df),
@@ -753,9 +802,10 @@ def consistency_resampling_test(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
-        ``statistic`` (the observed calibration error), ``pvalue``, and
-        ``null_distribution`` (ndarray of shape (n_resamples,), the surrogate errors).
+    result : ConsistencyResamplingResult
+        Unpacks as ``(statistic, pvalue)``: ``statistic`` (the observed calibration
+        error) and ``pvalue``.  Its other attribute: ``null_distribution`` (ndarray of
+        shape (n_resamples,), the surrogate errors).
 
     References
     ----------
@@ -772,8 +822,11 @@ def consistency_resampling_test(
     >>> overconfident = (rng.random(500) < 0.5 + 0.5 * (p - 0.5)).astype(int)
     >>> consistency_resampling_test(calibrated, p, n_resamples=200, random_state=0).pvalue > 0.05
     True
-    >>> consistency_resampling_test(overconfident, p, n_resamples=200, random_state=0).pvalue
-    0.004975...
+    >>> ece, pvalue = consistency_resampling_test(
+    ...     overconfident, p, n_resamples=200, random_state=0
+    ... )
+    >>> round(ece, 4), pvalue
+    (0.1..., 0.004975...)
     """
     p, y, w = _validated(y_true, y_proba, sample_weight, labels, pos_label, multiclass)
     n_bins = check_n_bins(n_bins)
@@ -794,7 +847,9 @@ def consistency_resampling_test(
     # ties within rounding count as "at least as large"
     tol = 1e-12 * max(1.0, abs(statistic))
     pvalue = (1.0 + np.count_nonzero(null >= statistic - tol)) / (1.0 + n_resamples)
-    return Bunch(statistic=float(statistic), pvalue=float(pvalue), null_distribution=null)
+    return ConsistencyResamplingResult(
+        statistic=float(statistic), pvalue=float(pvalue), null_distribution=null
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -43,9 +43,10 @@ def slow_spiegelhalter(p, y, w=None):
     return z, 2 * stats.norm.sf(abs(z))
 
 
-def slow_hosmer_lemeshow(p, y, n_groups):
+def slow_hosmer_lemeshow(p, y, n_groups, df=None):
     """Groups of equal size of the sorted probabilities (n divisible by n_groups,
-    distinct values), the textbook statistic and df = groups - 2."""
+    distinct values), the textbook statistic and its chi-squared p-value with ``df``
+    degrees of freedom (default: the number of groups, the held-out reference)."""
     order = np.argsort(p)
     stat = 0.0
     for g in np.array_split(order, n_groups):
@@ -53,7 +54,7 @@ def slow_hosmer_lemeshow(p, y, n_groups):
         obs = sum(y[i] for i in g)
         E = sum(p[i] for i in g)
         stat += (obs - E) ** 2 / (E * (1 - E / n_g))
-    return stat, stats.chi2.sf(stat, n_groups - 2)
+    return stat, stats.chi2.sf(stat, n_groups if df is None else df)
 
 
 def slow_bayesian_ece(p, y, n_bins, n_samples, weighting, rng):

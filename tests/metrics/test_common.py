@@ -140,14 +140,16 @@ NOT_IN_A_REGISTRY = {
     # statistical calibration: random or test results; tests/metrics/test_statistical.py,
     # test_smooth.py and test_semiparametric.py
     "bayesian_expected_calibration_error": "posterior draws (an array); test_statistical.py",
-    "calibration_error_ci": "a Bunch wrapping any metric; test_statistical.py",
-    "consistency_resampling_test": "Bunch(statistic, pvalue); test_statistical.py",
-    "hosmer_lemeshow_test": "Bunch(statistic, pvalue); test_statistical.py",
-    "spiegelhalter_test": "Bunch(statistic, pvalue); test_statistical.py",
+    "calibration_error_ci": "an interval around any metric; test_statistical.py",
+    "consistency_resampling_test": "a test result (statistic, pvalue); test_statistical.py",
+    "hosmer_lemeshow_test": "a test result (statistic, pvalue); test_statistical.py",
+    "spiegelhalter_test": "a test result (statistic, pvalue); test_statistical.py",
     "smooth_reliability_curve": "curve arrays; test_smooth.py",
     "semiparametric_calibration_error": "cross-fitted on random folds (no permutation "
     "invariance) and no sample_weight; test_semiparametric.py",
     "censored_calibration_error": "survival data (times, event); test_semiparametric.py",
+    "semiparametric_calibration_error_ci": "an interval (low, high); test_semiparametric.py",
+    "censored_calibration_error_ci": "an interval of survival data; test_semiparametric.py",
     "uniform_bin_edges": "binning helper; tests/metrics/test_calibration.py",
     # PIT curves (drawn by skcalib.display.PITDisplay)
     "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",

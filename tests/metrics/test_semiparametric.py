@@ -13,9 +13,12 @@ import pytest
 from scipy.interpolate import UnivariateSpline
 
 from skcalib.metrics import (
+    SquaredErrorConfidenceInterval,
     censored_calibration_error,
+    censored_calibration_error_ci,
     get_scorer,
     semiparametric_calibration_error,
+    semiparametric_calibration_error_ci,
 )
 from skcalib.metrics._semiparametric import (
     _spline_predict,
@@ -44,8 +47,8 @@ def test_spce_reference_test_vectors_spline():
     est = semiparametric_calibration_error(y, p, smoothing="spline", random_state=0)
     assert 0 <= est <= 1  # test_zero_one, test_simple_call
     assert est == pytest.approx(TRUTH, abs=0.02)
-    ci = semiparametric_calibration_error(
-        y, p, smoothing="spline", random_state=0, return_ci=True
+    ci = semiparametric_calibration_error_ci(
+        y, p, smoothing="spline", random_state=0
     )  # test_conf_int
     assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
     assert ci.estimate == est
@@ -55,6 +58,51 @@ def test_spce_reference_test_vectors_spline():
     z = 1.959963984540054
     assert ci.high == pytest.approx(np.sqrt(ci.estimate_squared + z * ci.standard_error_squared))
     assert ci.low == pytest.approx(np.sqrt(ci.estimate_squared - z * ci.standard_error_squared))
+
+
+def test_spce_one_return_type_each():
+    """Regression: semiparametric_calibration_error returned a float or a Bunch
+    depending on ``return_ci``.  The value is always a float; the interval comes from
+    semiparametric_calibration_error_ci, which unpacks as (low, high)."""
+    p, _, y = _design(13, 300)
+    kw = dict(n_hyperparams=6, random_state=0)
+    est = semiparametric_calibration_error(y, p, **kw)
+    assert type(est) is float
+    ci = semiparametric_calibration_error_ci(y, p, n_bootstrap=50, **kw)
+    assert type(ci) is SquaredErrorConfidenceInterval
+    low, high = ci
+    assert (low, high) == (ci.low, ci.high) and len(ci) == 2
+    assert ci.estimate == est and ci.confidence_level == 0.95
+    assert low <= est <= high
+    narrow = semiparametric_calibration_error_ci(y, p, n_bootstrap=50, confidence_level=0.5, **kw)
+    assert ci.low <= narrow.low <= narrow.high <= ci.high
+    assert narrow.standard_error_squared == ci.standard_error_squared
+    for removed in ({"return_ci": True}, {"n_bootstrap": 10}, {"confidence_level": 0.9}):
+        with pytest.raises(TypeError, match=next(iter(removed))):
+            semiparametric_calibration_error(y, p, **removed)
+
+
+def test_spce_value_runs_no_bootstrap():
+    """The value alone draws nothing from numpy's global random state (the bootstrap
+    of the standard error is only run by the _ci function)."""
+    p, _, y = _design(14, 200)
+    state = np.random.get_state()[1].copy()
+    semiparametric_calibration_error(y, p, n_hyperparams=4)
+    np.testing.assert_array_equal(np.random.get_state()[1], state)
+    semiparametric_calibration_error_ci(y, p, n_hyperparams=4, n_bootstrap=5)
+    assert not np.array_equal(np.random.get_state()[1], state)
+
+
+def test_spce_ci_bad_input():
+    p, _, y = _design(15, 50)
+    with pytest.raises(ValueError, match="'confidence_level' parameter"):
+        semiparametric_calibration_error_ci(y, p, confidence_level=1.0)
+    with pytest.raises(ValueError, match="'n_bootstrap' parameter"):
+        semiparametric_calibration_error_ci(y, p, n_bootstrap=1)
+    with pytest.raises(ValueError, match="'smoothing' parameter"):
+        semiparametric_calibration_error_ci(y, p, smoothing="loess")
+    with pytest.raises(ValueError, match="need at least 10 samples"):
+        semiparametric_calibration_error_ci(y[:6], p[:6])
 
 
 def test_spce_mean_plug_in():
@@ -84,12 +132,12 @@ def test_spce_kernel_and_options():
 
 def test_spce_is_seeded():
     p, _, y = _design(4, 400)
-    kw = dict(n_hyperparams=8, return_ci=True)
-    a = semiparametric_calibration_error(y, p, random_state=1, **kw)
-    b = semiparametric_calibration_error(y, p, random_state=1, **kw)
-    c = semiparametric_calibration_error(y, p, random_state=np.random.RandomState(1), **kw)
+    kw = dict(n_hyperparams=8)
+    a = semiparametric_calibration_error_ci(y, p, random_state=1, **kw)
+    b = semiparametric_calibration_error_ci(y, p, random_state=1, **kw)
+    c = semiparametric_calibration_error_ci(y, p, random_state=np.random.RandomState(1), **kw)
     assert a == b == c
-    d = semiparametric_calibration_error(y, p, random_state=2, **kw)
+    d = semiparametric_calibration_error_ci(y, p, random_state=2, **kw)
     assert d.standard_error_squared != a.standard_error_squared
 
 
@@ -181,15 +229,39 @@ def _survival_design(seed, n):
 
 def test_cce_reference_test_vectors():
     p, times, event = _survival_design(8, 1000)
-    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=10, n_repeats=2, random_state=0)
+    kw = dict(end_time=1.0, n_folds=3, n_repeats=2, random_state=0)
     est = censored_calibration_error(p, times, event, **kw)
     assert 0 <= est <= 1  # test_zero_one, test_simple_call
     # the reference returns the squared error here (about 0.0163); skcalib its root
     assert est == pytest.approx(TRUTH, abs=0.03)
-    ci = censored_calibration_error(p, times, event, return_ci=True, **kw)  # test_conf_int
+    ci = censored_calibration_error_ci(p, times, event, n_bootstrap=10, **kw)  # test_conf_int
     assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
     assert ci.estimate == est  # one square-root scale for the value and the interval
     assert ci.estimate_squared == pytest.approx(est**2)
+
+
+def test_cce_one_return_type_each():
+    """Regression: censored_calibration_error returned a float or a Bunch depending on
+    ``return_ci``; the value is always a float, the interval comes from
+    censored_calibration_error_ci.  The estimate no longer depends on the bootstrap
+    (the bootstraps run after every cross-fit)."""
+    p, times, event = _survival_design(16, 300)
+    kw = dict(end_time=1.0, n_folds=3, n_repeats=3, n_hyperparams=4, random_state=0)
+    est = censored_calibration_error(p, times, event, **kw)
+    assert type(est) is float
+    small = censored_calibration_error_ci(p, times, event, n_bootstrap=5, **kw)
+    large = censored_calibration_error_ci(p, times, event, n_bootstrap=40, **kw)
+    assert type(small) is SquaredErrorConfidenceInterval
+    assert small.estimate == large.estimate == est
+    low, high = large
+    assert low <= est <= high and (low, high) == (large.low, large.high)
+    for removed in ({"return_ci": True}, {"n_bootstrap": 10}, {"confidence_level": 0.9}):
+        with pytest.raises(TypeError, match=next(iter(removed))):
+            censored_calibration_error(p, times, event, **kw, **removed)
+    with pytest.raises(ValueError, match="'confidence_level' parameter"):
+        censored_calibration_error_ci(p, times, event, confidence_level=0.0, **kw)
+    with pytest.raises(ValueError, match="'n_bootstrap' parameter"):
+        censored_calibration_error_ci(p, times, event, n_bootstrap=1, **kw)
 
 
 def test_cce_without_censoring_before_the_horizon_is_a_binary_calibration_error():
@@ -235,7 +307,7 @@ def test_cce_orthogonal_reproduces_the_reference_compensator():
     time, so E[if] = E[(a - p)(o - p)] + E[(a - p)(1 - a)(o - s)] is below CE2: the
     documented bias of the orthogonal form (kept as in uncertainty_metrics)."""
     p, times, event = _survival_design(8, 1000)
-    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=10, n_repeats=2, random_state=0)
+    kw = dict(end_time=1.0, n_folds=3, n_repeats=2, random_state=0)
     orth = censored_calibration_error(p, times, event, orthogonal=True, **kw)
     a = 0.7 * p**2 + 0.3 * p
     s = a / (1 + a)
@@ -259,9 +331,9 @@ def test_survival_folds_are_stratified_blocks():
 
 def test_cce_options_and_seed():
     p, times, event = _survival_design(11, 400)
-    kw = dict(end_time=1.0, n_folds=3, n_bootstrap=20, n_repeats=2, n_hyperparams=5)
-    a = censored_calibration_error(p, times, event, random_state=3, return_ci=True, **kw)
-    b = censored_calibration_error(p, times, event, random_state=3, return_ci=True, **kw)
+    kw = dict(end_time=1.0, n_folds=3, n_repeats=2, n_hyperparams=5)
+    a = censored_calibration_error_ci(p, times, event, random_state=3, n_bootstrap=20, **kw)
+    b = censored_calibration_error_ci(p, times, event, random_state=3, n_bootstrap=20, **kw)
     assert a == b
     for opts in (
         {"survival_aggregation": "nelson-aalen"},

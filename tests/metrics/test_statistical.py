@@ -1,4 +1,4 @@
-"""Confidence intervals, tests of calibration and the Bayesian ECE.
+"""Confidence intervals, tests of calibration, their result classes and the Bayesian ECE.
 
 Golden values: hand computations (written out below), scipy.stats (bootstrap BCa,
 chi-squared and normal tails, KS tests), and the statistical conformance tests of
@@ -8,6 +8,9 @@ calibration_test.py``: ``test_bayesian_ece``, ``test_bayesian_ece_wellcalibrated
 ``_slow_statistical.py``.
 """
 
+import dataclasses
+import pickle
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,6 +19,12 @@ from sklearn.linear_model import LogisticRegression
 
 import skcalib.metrics as M
 from skcalib.metrics import (
+    BootstrapConfidenceInterval,
+    CalibrationTestResult,
+    ConfidenceInterval,
+    ConsistencyResamplingResult,
+    HosmerLemeshowResult,
+    SquaredErrorConfidenceInterval,
     bayesian_expected_calibration_error,
     brier_score,
     calibration_error_ci,
@@ -227,6 +236,62 @@ def test_equal_weights_change_nothing_and_zero_weight_removes():
     assert removed.estimate == pytest.approx(kept.estimate)
 
 
+def test_row_bootstrap_resamples_the_rows_of_positive_weight():
+    """Regression: resample="samples" drew from every row, so a resample that missed
+    the few positive-weight rows failed with "sample_weight sums to zero".  Weight 0 is
+    removal: the row bootstrap draws the rows of positive weight, as the bins path."""
+    y, p = _squared_model(30, 200)
+    w = np.zeros(200)
+    w[:3] = [1.0, 2.0, 0.5]  # 3 of 200 rows: most row resamples would miss all of them
+    kw = dict(n_bins=5, n_resamples=200, resample="samples", random_state=0)
+    res = calibration_error_ci(expected_calibration_error, y, p, sample_weight=w, **kw)
+    kept = calibration_error_ci(expected_calibration_error, y[:3], p[:3], sample_weight=w[:3], **kw)
+    np.testing.assert_array_equal(res.bootstrap_distribution, kept.bootstrap_distribution)
+    assert (res.low, res.high) == (kept.low, kept.high)
+    assert res.estimate == expected_calibration_error(y[:3], p[:3], sample_weight=w[:3], n_bins=5)
+    # the bins path gives the same interval within Monte Carlo error
+    bins = calibration_error_ci(
+        expected_calibration_error, y, p, sample_weight=w, **{**kw, "resample": "bins"}
+    )
+    assert bins.estimate == res.estimate
+    # BCa's jackknife runs on the same rows
+    bca = calibration_error_ci(
+        brier_score, y, p, sample_weight=w, method="bca", n_resamples=50, random_state=0
+    )
+    ref = calibration_error_ci(
+        brier_score,
+        y[:3],
+        p[:3],
+        sample_weight=w[:3],
+        method="bca",
+        n_resamples=50,
+        random_state=0,
+    )
+    assert (bca.low, bca.high) == (ref.low, ref.high)
+
+
+def test_row_bootstrap_zero_weights_equal_removal():
+    y, p = _squared_model(31, 300)
+    w = np.ones(300)
+    w[::3] = 0
+    kw = dict(n_resamples=100, random_state=4)
+    removed = calibration_error_ci(brier_score, y, p, sample_weight=w, **kw)
+    kept = calibration_error_ci(brier_score, y[w > 0], p[w > 0], **kw)
+    assert removed.resample == kept.resample == "samples"
+    np.testing.assert_allclose(removed.bootstrap_distribution, kept.bootstrap_distribution)
+
+
+def test_row_bootstrap_bad_weights():
+    def mean_proba(y_true, y_proba, sample_weight=None):  # validates nothing
+        return float(np.mean(y_proba))
+
+    y, p = _squared_model(32, 20)
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        calibration_error_ci(mean_proba, y, p, sample_weight=np.zeros(20), n_resamples=5)
+    with pytest.raises(ValueError, match=r"sample_weight must have shape \(20,\)"):
+        calibration_error_ci(mean_proba, y, p, sample_weight=np.ones(19), n_resamples=5)
+
+
 def test_row_bootstrap_keeps_the_classes_of_the_full_data():
     rng = np.random.default_rng(7)
     P = rng.dirichlet(np.ones(3), size=40)
@@ -347,7 +412,8 @@ def test_spiegelhalter_degenerate_and_multiclass():
     y = np.array([0, 2, 2])
     conf = P.max(axis=1)
     correct = (P.argmax(axis=1) == y).astype(int)
-    assert spiegelhalter_test(y, P).statistic == pytest.approx(
+    # class 1 never occurs: labels= gives the columns' classes
+    assert spiegelhalter_test(y, P, labels=[0, 1, 2]).statistic == pytest.approx(
         spiegelhalter_test(correct, conf).statistic
     )
 
@@ -381,8 +447,18 @@ def test_hosmer_lemeshow_hand_computed():
         0.09 / 0.255 + 0.2025 / 0.39875 + 0.9025 / 0.49875 + 0.16 / 0.42 + 0.0625 / 0.21875
     )
     assert res.statistic == pytest.approx(stat, rel=1e-12)
-    assert res.df == 3
-    assert res.pvalue == pytest.approx(stats.chi2.sf(stat, 3), rel=1e-12)
+    assert stat == pytest.approx(3.3369686432566756, rel=1e-12)
+    # held-out reference (the default): chi-squared with G = 5 degrees of freedom;
+    # golden values from scipy.stats.chi2.sf(3.3369686432566756, 5) and (..., 3)
+    assert res.df == 5
+    assert res.pvalue == pytest.approx(stats.chi2.sf(stat, 5), rel=1e-12)
+    assert res.pvalue == pytest.approx(0.6481867300113677, rel=1e-10)
+    fitted = hosmer_lemeshow_test(y, p, n_groups=5, df="in_sample")
+    assert fitted.statistic == res.statistic and fitted.df == 3
+    assert fitted.pvalue == pytest.approx(0.3425303528253708, rel=1e-10)
+    assert hosmer_lemeshow_test(y, p, n_groups=5, df=4).pvalue == pytest.approx(
+        stats.chi2.sf(stat, 4), rel=1e-12
+    )
     np.testing.assert_allclose(res.observed, obs)
     np.testing.assert_allclose(res.expected, E)
     np.testing.assert_allclose(res.count, 2)
@@ -400,7 +476,10 @@ def test_hosmer_lemeshow_is_the_pearson_statistic_of_the_g_by_2_table():
     expected = np.column_stack([res.count - res.expected, res.expected])
     pearson = np.sum((observed - expected) ** 2 / expected)
     assert res.statistic == pytest.approx(pearson, rel=1e-12)
-    assert res.pvalue == pytest.approx(stats.chi2.sf(pearson, 8 - 2), rel=1e-12)
+    assert res.pvalue == pytest.approx(stats.chi2.sf(pearson, 8), rel=1e-12)
+    # those packages' reference, g - 2 degrees of freedom, is df="in_sample"
+    fitted = hosmer_lemeshow_test(y, p, n_groups=8, df="in_sample")
+    assert fitted.pvalue == pytest.approx(stats.chi2.sf(pearson, 8 - 2), rel=1e-12)
 
 
 def test_hosmer_lemeshow_slow_reference_and_weights():
@@ -411,6 +490,9 @@ def test_hosmer_lemeshow_slow_reference_and_weights():
     stat, pv = slow_hosmer_lemeshow(p, y, 10)
     assert res.statistic == pytest.approx(stat, rel=1e-10)
     assert res.pvalue == pytest.approx(pv, rel=1e-10)
+    _, pv_fitted = slow_hosmer_lemeshow(p, y, 10, df=8)
+    fitted = hosmer_lemeshow_test(y, p, df="in_sample")
+    assert fitted.pvalue == pytest.approx(pv_fitted, rel=1e-10)
     w = rng.integers(0, 3, 500)
     a = hosmer_lemeshow_test(y, p, sample_weight=w)
     b = hosmer_lemeshow_test(np.repeat(y, w), np.repeat(p, w))
@@ -437,21 +519,71 @@ def test_logistic_fit_is_sklearns_unpenalised_fit():
 
 
 def test_hosmer_lemeshow_pvalues_uniform_for_a_fitted_logistic_model():
-    """df = G - 2 is the null distribution for a logistic model fitted on the data."""
+    """df = G - 2 ("in_sample") is the null distribution for a logistic model fitted on
+    the data."""
     rng = np.random.default_rng(16)
     pv = []
     for _ in range(200):
         x = rng.standard_normal(400)
         y = (rng.random(400) < special.expit(0.3 + 1.2 * x)).astype(int)
-        pv.append(hosmer_lemeshow_test(y, _logistic_fit(x, y)).pvalue)
+        pv.append(hosmer_lemeshow_test(y, _logistic_fit(x, y), df="in_sample").pvalue)
     assert stats.kstest(pv, "uniform").pvalue > 0.01
     y, p = _squared_model(17, 1000)
     assert hosmer_lemeshow_test(y, p).pvalue < 1e-6
 
 
+def _held_out_rejection_rates(seed, n_sims):
+    """Rejection rates at the 5% level of perfectly calibrated held-out predictions:
+    p ~ Beta(2, 3), y ~ Bernoulli(p), n = 500, for the default and for df="in_sample"."""
+    rng = np.random.default_rng(seed)
+    holdout = in_sample = 0
+    pv = []
+    for _ in range(n_sims):
+        p = rng.beta(2.0, 3.0, 500)
+        y = (rng.random(500) < p).astype(int)
+        res = hosmer_lemeshow_test(y, p)
+        pv.append(res.pvalue)
+        holdout += res.pvalue < 0.05
+        in_sample += hosmer_lemeshow_test(y, p, df="in_sample").pvalue < 0.05
+    return holdout / n_sims, in_sample / n_sims, pv
+
+
+def test_hosmer_lemeshow_default_holds_its_level_for_held_out_predictions():
+    """Regression: the default df was G - 2, the in-sample reference, which rejects
+    calibrated held-out predictions about 12% of the time at the 5% level.  The default
+    is now G (Hosmer, Lemeshow and Sturdivant 2013, external validation)."""
+    n_sims = 500
+    holdout, in_sample, pv = _held_out_rejection_rates(40, n_sims)
+    # 99.9% binomial band of the rejection count around 0.05: [11, 42] of 500
+    lo = stats.binom.ppf(0.0005, n_sims, 0.05) / n_sims
+    hi = stats.binom.isf(0.0005, n_sims, 0.05) / n_sims
+    assert lo <= holdout <= hi
+    assert in_sample > hi  # G - 2 over-rejects held-out predictions
+    assert stats.kstest(pv, "uniform").pvalue > 0.01
+
+
+def test_hosmer_lemeshow_df_options():
+    y, p = _calibrated(41, 300)
+    res = hosmer_lemeshow_test(y, p, n_groups=6)
+    assert res.df == 6
+    assert hosmer_lemeshow_test(y, p, n_groups=6, df="holdout").pvalue == res.pvalue
+    assert hosmer_lemeshow_test(y, p, n_groups=6, df="in_sample").df == 4
+    assert hosmer_lemeshow_test(y, p, n_groups=6, df=7).df == 7
+    for bad in (None, "fitted", 0, 1.5):
+        with pytest.raises(ValueError, match="'df' parameter"):
+            hosmer_lemeshow_test(y, p, df=bad)
+
+
 def test_hosmer_lemeshow_edge_cases():
-    with pytest.raises(ValueError, match="at least 3 non-empty groups"):
-        hosmer_lemeshow_test([0, 1, 0, 1], [0.2, 0.2, 0.7, 0.7])
+    # two groups: a chi-squared with 2 df for held-out predictions, too few for G - 2
+    res = hosmer_lemeshow_test([0, 1, 0, 1], [0.2, 0.2, 0.7, 0.7])
+    assert res.df == 2 and len(res.count) == 2
+    # O = (1, 1), E = (0.4, 1.4), n = (2, 2)
+    stat = 0.6**2 / (0.4 * 0.8) + 0.4**2 / (1.4 * 0.3)
+    assert res.statistic == pytest.approx(stat, rel=1e-12)
+    assert res.pvalue == pytest.approx(stats.chi2.sf(stat, 2), rel=1e-12)
+    with pytest.raises(ValueError, match="df='in_sample' needs at least 3 non-empty groups"):
+        hosmer_lemeshow_test([0, 1, 0, 1], [0.2, 0.2, 0.7, 0.7], df="in_sample")
     with pytest.raises(ValueError, match="'n_groups' parameter"):
         hosmer_lemeshow_test([0, 1], [0.2, 0.7], n_groups=2)
     # a group of certain predictions that are wrong: infinite statistic, p-value 0
@@ -635,5 +767,99 @@ def test_all_new_names_are_public():
         "consistency_resampling_test",
         "hosmer_lemeshow_test",
         "spiegelhalter_test",
+        "BootstrapConfidenceInterval",
+        "CalibrationTestResult",
+        "ConfidenceInterval",
+        "ConsistencyResamplingResult",
+        "HosmerLemeshowResult",
+        "SquaredErrorConfidenceInterval",
     ):
         assert name in M.__all__
+        assert getattr(M, name).__module__.startswith("skcalib.metrics._")
+
+
+# --------------------------------------------------------------------------------------
+# result classes: unpack as (statistic, pvalue) / (low, high), as scipy.stats results
+# --------------------------------------------------------------------------------------
+
+
+def test_spiegelhalter_result_unpacks_to_the_values():
+    """Regression: the tests returned a Bunch, whose unpacking gave its keys:
+    ``stat, p = spiegelhalter_test(y, p)`` set ``stat = 'statistic'``."""
+    res = spiegelhalter_test([0, 1, 1, 0, 1], [0.1, 0.8, 0.6, 0.4, 0.3])
+    assert type(res) is CalibrationTestResult
+    statistic, pvalue = res
+    assert statistic == pytest.approx(-0.19518001458970666) and statistic == res.statistic
+    assert pvalue == res.pvalue and isinstance(pvalue, float)
+    assert len(res) == 2 and tuple(res) == (res.statistic, res.pvalue)
+    assert res[0] == res.statistic and res[-1] == res.pvalue and res[:] == tuple(res)
+    with pytest.raises(IndexError):
+        res[2]
+    assert repr(res) == f"CalibrationTestResult(statistic={statistic!r}, pvalue={pvalue!r})"
+
+
+def test_hosmer_lemeshow_result_keeps_the_table():
+    y = [0, 0, 1, 0, 1, 1, 0, 1, 1, 1]
+    p = [0.1, 0.2, 0.25, 0.3, 0.5, 0.55, 0.6, 0.8, 0.85, 0.9]
+    res = hosmer_lemeshow_test(y, p, n_groups=5)
+    assert isinstance(res, HosmerLemeshowResult) and isinstance(res, CalibrationTestResult)
+    statistic, pvalue = res  # df and the table are attributes, not unpacked
+    assert (statistic, pvalue) == (res.statistic, res.pvalue) and len(res) == 2
+    assert res.df == 5
+    np.testing.assert_allclose(res.observed, [0, 1, 2, 1, 2])
+    np.testing.assert_allclose(res.expected, [0.3, 0.55, 1.05, 1.4, 1.75])
+    np.testing.assert_allclose(res.count, [2, 2, 2, 2, 2])
+    assert repr(res).startswith(f"HosmerLemeshowResult(statistic={statistic!r}, ")
+    assert "df=5, observed=array([0., 1., 2., 1., 2.])" in repr(res)
+
+
+def test_consistency_resampling_result():
+    y, p = _calibrated(42, 100)
+    res = consistency_resampling_test(y, p, n_resamples=30, random_state=0)
+    assert type(res) is ConsistencyResamplingResult
+    statistic, pvalue = res
+    assert statistic == res.statistic == pytest.approx(slow_ece(p, y, 10))
+    assert pvalue == res.pvalue and res.null_distribution.shape == (30,)
+    # long arrays are summarised in the repr
+    assert "null_distribution=array([" in repr(res) and "..." in repr(res)
+
+
+def test_calibration_error_ci_result_unpacks_as_low_high():
+    y, p = _squared_model(43, 300)
+    res = calibration_error_ci(expected_calibration_error, y, p, n_resamples=50, random_state=0)
+    assert type(res) is BootstrapConfidenceInterval and isinstance(res, ConfidenceInterval)
+    low, high = res
+    assert (low, high) == (res.low, res.high) and low < res.estimate < high
+    assert len(res) == 2
+    assert res.estimate == expected_calibration_error(y, p)
+    assert res.confidence_level == 0.95 and res.method == "percentile"
+    assert res.resample == "bins" and res.bootstrap_distribution.shape == (50,)
+    assert res.standard_error == pytest.approx(np.std(res.bootstrap_distribution, ddof=1))
+
+
+def test_results_are_frozen_picklable_and_compare_by_value():
+    y, p = _squared_model(44, 200)
+    a = consistency_resampling_test(y, p, n_resamples=20, random_state=0)
+    b = consistency_resampling_test(y, p, n_resamples=20, random_state=0)
+    c = consistency_resampling_test(y, p, n_resamples=20, random_state=1)
+    assert a == b and a != c  # arrays compared by value
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.pvalue = 0.5
+    assert pickle.loads(pickle.dumps(a)) == a
+    with pytest.raises(TypeError):
+        hash(a)
+    ci = SquaredErrorConfidenceInterval(
+        low=0.0,
+        high=0.25,
+        estimate=0.2,
+        confidence_level=0.95,
+        estimate_squared=0.04,
+        standard_error_squared=0.01,
+    )
+    assert tuple(ci) == (0.0, 0.25)
+    # a result never equals the tuple it unpacks to, nor a result of another class
+    assert ci != (0.0, 0.25)
+    assert ConfidenceInterval(0.0, 0.25, 0.2, 0.95) != ci
+    assert ConfidenceInterval(0.0, 0.25, 0.2, 0.95) == ConfidenceInterval(0.0, 0.25, 0.2, 0.95)
+    nan = CalibrationTestResult(float("nan"), 1.0)
+    assert nan == CalibrationTestResult(float("nan"), 1.0)
