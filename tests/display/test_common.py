@@ -215,19 +215,38 @@ def test_displays_use_the_fallback_without_scikit_learns_merge(data, monkeypatch
 # ------------------------------------------------------------------ one validation
 @pytest.fixture
 def validations(monkeypatch):
-    """Count the calls of the input validation, wherever skcalib imported it."""
-    original = _validation.check_classification_input
+    """Count the validations of classification input, wherever skcalib imported them.
+
+    Every ``check_classification*`` function of the validation module is counted, and
+    a call made inside another one counts as part of it.
+    """
     calls = []
+    depth = [0]
 
-    def counting(*args, **kwargs):
-        calls.append(kwargs.get("sample_weight"))
-        return original(*args, **kwargs)
+    def counting(func):
+        def wrapper(*args, **kwargs):
+            if depth[0] == 0:
+                calls.append(func.__name__)
+            depth[0] += 1
+            try:
+                return func(*args, **kwargs)
+            finally:
+                depth[0] -= 1
 
-    for name, module in list(sys.modules.items()):
-        if name.startswith("skcalib") and (
-            getattr(module, "check_classification_input", None) is original
-        ):
-            monkeypatch.setattr(module, "check_classification_input", counting)
+        return wrapper
+
+    originals = {
+        name: getattr(_validation, name)
+        for name in dir(_validation)
+        if name.startswith("check_classification") and callable(getattr(_validation, name))
+    }
+    assert "check_classification_input" in originals
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith("skcalib"):
+            continue
+        for name, func in originals.items():
+            if getattr(module, name, None) is func:
+                monkeypatch.setattr(module, name, counting(func))
     return calls
 
 
