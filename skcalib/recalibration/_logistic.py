@@ -65,6 +65,13 @@ def fit_logistic(F, t, sample_weight=None, *, l2=L2, max_iter=500):
             new_loss, new_g, new_H = _loss_grad_hess(F, t, w, new, l2)
             if new_loss <= loss + 1e-4 * size * float(g @ -step) or size < 1e-10:
                 break
+            # near the optimum the decrease of the loss is below its rounding: a step
+            # that does not increase it beyond that and reduces the gradient is taken
+            # (the last, quadratically convergent Newton steps)
+            if new_loss <= loss + 4 * np.finfo(float).eps * max(1.0, abs(loss)) and np.max(
+                np.abs(new_g)
+            ) < np.max(np.abs(g)):
+                break
             size /= 2
         converged = abs(loss - new_loss) <= 1e-15 * max(1.0, abs(loss)) and np.max(
             np.abs(size * step)

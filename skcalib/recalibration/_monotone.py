@@ -121,10 +121,9 @@ class BetaCalibration(_OneVsRest):
     non-decreasing: when the unconstrained fit gives :math:`a < 0` (or :math:`b < 0`)
     that feature is dropped and the model refitted, as in the authors' ``betacal``
     package (``betacal/beta_calibration.py``, the default ``parameters="abm"``).  When
-    the slope left is negative too (``betacal`` would return it: scores that point the
-    wrong way), it is the constrained maximum that is returned: the other slope alone
-    if it comes out non-negative, else :math:`a = b = 0` (a constant, the weighted
-    frequency of the class).  ``p`` is
+    the slope left is negative too (scores that point the wrong way; ``betacal`` would
+    return it), it is set to 0 as well: :math:`a = b = 0`, the constant map whose value
+    is the weighted frequency of the class.  ``p`` is
     clipped to ``[eps, 1 - eps]`` (float64 machine epsilon).  The family contains the
     identity (:math:`a = b = 1, c = 0`) and the logistic (Platt) maps of the log-odds
     (:math:`a = b`).  For more classes one map per class is fitted one-vs-rest and
@@ -185,18 +184,17 @@ class BetaCalibration(_OneVsRest):
         coef = fit_logistic(F, t, sw)
         if coef[0] >= 0 and coef[1] >= 0:
             return coef
-        # betacal's rule: drop the negative slope (a first) and refit; if the slope
-        # left is negative too, the maximum over a, b >= 0 lies on the other axis or at
-        # a = b = 0 (the likelihood is concave): try the other slope alone, then none
-        first = 0 if coef[0] < 0 else 1
-        for free in ([1 - first], [first], []):
-            sub = fit_logistic(F[:, free + [2]], t, sw)
-            if (sub[:-1] >= 0).all():
-                coef = np.zeros(3)
-                coef[free] = sub[:-1]
-                coef[2] = sub[-1]
-                return coef
-        raise AssertionError("unreachable: the intercept-only fit has no slope")  # pragma: no cover
+        # betacal's rule: drop the negative slope (a first) and refit the other
+        keep = 1 if coef[0] < 0 else 0
+        slope, intercept = fit_logistic(F[:, [keep, 2]], t, sw)
+        coef = np.zeros(3)
+        if slope >= 0:
+            coef[keep], coef[2] = slope, intercept
+        else:
+            # the slope left points the wrong way too (betacal would keep it): a = b = 0,
+            # the constant map, the weighted frequency of the class
+            (coef[2],) = fit_logistic(F[:, 2:], t, sw)
+        return coef
 
     def _predict_one(self, coef, p):
         return logistic_predict(self._features(p), coef)

@@ -3,11 +3,18 @@
 import numpy as np
 import pytest
 import sklearn
+from sklearn.base import clone
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.datasets import make_classification
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, train_test_split
+from sklearn.model_selection import (
+    GridSearchCV,
+    PredefinedSplit,
+    ShuffleSplit,
+    check_cv,
+    train_test_split,
+)
 from sklearn.naive_bayes import GaussianNB
 from sklearn.utils.fixes import parse_version
 
@@ -15,9 +22,12 @@ from skcalib.metrics import expected_calibration_error, negative_log_likelihood
 from skcalib.recalibration import (
     HistogramBinning,
     IsotonicCalibration,
+    PlattScaling,
     RecalibratedClassifier,
     TemperatureScaling,
+    VectorScaling,
 )
+from skcalib.utils._sklearn_compat import InvalidParameterError
 
 SKLEARN_HAS_TEMPERATURE = parse_version(sklearn.__version__) >= parse_version("1.8")
 
@@ -188,3 +198,188 @@ def test_metadata_routing():
         )
         routing = rc.get_metadata_routing()
         assert "estimator" in str(routing) and "splitter" in str(routing)
+
+
+# --------------------------------------------------------------------------------------
+# Platt scaling: scikit-learn's method="sigmoid"
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("ensemble", [True, False])
+@pytest.mark.parametrize("model", [LogisticRegression, GaussianNB])
+def test_sigmoid_agrees_with_sklearn(model, ensemble, n_classes):
+    # LogisticRegression: both read decision_function; GaussianNB: predict_proba (raw
+    # probabilities, column 1 for a binary problem)
+    X_fit, X_test, y_fit, _ = _split(n_classes, seed=8)
+    ours = RecalibratedClassifier(model(), method="sigmoid", cv=3, ensemble=ensemble)
+    theirs = CalibratedClassifierCV(model(), method="sigmoid", cv=3, ensemble=ensemble)
+    ours.fit(X_fit, y_fit)
+    theirs.fit(X_fit, y_fit)
+    expected = "decision_function" if model is LogisticRegression else "predict_proba"
+    assert ours.response_method_ == expected
+    np.testing.assert_allclose(ours.predict_proba(X_test), theirs.predict_proba(X_test), atol=1e-6)
+    # the fitted sigmoids are sklearn's (a_, b_) = -(slope, intercept)
+    for (_, cal), pair in zip(
+        ours.calibrated_classifiers_, theirs.calibrated_classifiers_, strict=True
+    ):
+        ab = np.array([[c.a_, c.b_] for c in pair.calibrators])
+        np.testing.assert_allclose(-cal.coef_, ab, rtol=1e-5, atol=1e-7)
+
+
+def test_sigmoid_on_a_frozen_classifier_with_sample_weight():
+    X_fit, X_cal, y_fit, y_cal = _split(3, seed=9)
+    clf = LogisticRegression().fit(X_fit, y_fit)
+    sw = np.random.default_rng(0).integers(0, 3, len(y_cal)).astype(float)
+    ours = RecalibratedClassifier(FrozenEstimator(clf), method="sigmoid")
+    theirs = CalibratedClassifierCV(FrozenEstimator(clf), method="sigmoid")
+    ours.fit(X_cal, y_cal, sample_weight=sw)
+    theirs.fit(X_cal, y_cal, sample_weight=sw)
+    np.testing.assert_allclose(ours.predict_proba(X_fit), theirs.predict_proba(X_fit), atol=1e-6)
+
+
+def test_sklearn_method_names_and_sorted_choices():
+    X, y = make_classification(n_samples=300, random_state=0)
+    for name, cls in [
+        ("sigmoid", PlattScaling),
+        ("isotonic", IsotonicCalibration),
+        ("temperature", TemperatureScaling),
+    ]:
+        rc = RecalibratedClassifier(LogisticRegression(), method=name, cv=3).fit(X, y)
+        assert type(rc.calibrated_classifiers_[0][1]) is cls
+    # an unknown name: the message lists the choices sorted (whatever the hash seed)
+    choices = (
+        "{'beta', 'ensemble_temperature', 'histogram', 'isotonic', 'matrix', "
+        "'scaling_binning', 'sigmoid', 'temperature', 'vector'}"
+    )
+    with pytest.raises(ValueError) as exc:
+        RecalibratedClassifier(method="platt").fit(X, y)
+    assert choices in str(exc.value)
+    assert "'method' parameter of RecalibratedClassifier" in str(exc.value)
+
+
+def test_method_must_be_a_calibrator_by_one_rule():
+    # the parameter constraint is the rule: an estimator with fit and predict_proba
+    # that is not a calibrator is rejected by the parameter validation itself
+    X, y = make_classification(n_samples=200, random_state=0)
+    with pytest.raises(InvalidParameterError, match="BaseCalibrator"):
+        RecalibratedClassifier(method=LogisticRegression()).fit(X, y)
+    assert RecalibratedClassifier(method=PlattScaling(), cv=2).fit(X, y).classes_.size == 2
+
+
+def test_skip_parameter_validation_is_honoured():
+    X, y = make_classification(n_samples=200, random_state=0)
+    bad = RecalibratedClassifier(LogisticRegression(), cv=2, ensemble=1)  # not a bool
+    with pytest.raises(InvalidParameterError, match="ensemble"):
+        bad.fit(X, y)
+    with sklearn.config_context(skip_parameter_validation=True):
+        assert len(bad.fit(X, y).calibrated_classifiers_) == 2  # 1 read as True
+
+
+# --------------------------------------------------------------------------------------
+# ensemble=False with splits that are not a partition
+# --------------------------------------------------------------------------------------
+
+
+def _cv_cases(n):
+    rng = np.random.default_rng(0)
+    test = np.sort(rng.choice(n, 300, replace=False))
+    train = np.setdiff1d(np.arange(n), test)
+    fold = np.full(n, -1)  # PredefinedSplit: two test folds, the -1 rows never held out
+    fold[rng.choice(n, 500, replace=False)] = rng.integers(0, 2, 500)
+    return {
+        "one split": [(train, test)],
+        "ShuffleSplit(n_splits=1)": ShuffleSplit(n_splits=1, test_size=300, random_state=0),
+        "PredefinedSplit": PredefinedSplit(fold),
+    }
+
+
+@pytest.mark.parametrize("case", ["one split", "ShuffleSplit(n_splits=1)", "PredefinedSplit"])
+@pytest.mark.parametrize("method", ["vector", "isotonic", "histogram", "sigmoid"])
+def test_ensemble_false_fits_on_the_held_out_rows_only(method, case):
+    X, y = make_classification(
+        n_samples=1000, n_informative=5, n_classes=3, random_state=10
+    )  # fmt: skip
+    cv = _cv_cases(1000)[case]
+    rc = RecalibratedClassifier(LogisticRegression(), method=method, cv=cv, ensemble=False)
+    rc.fit(X, y)
+    # the reference: the calibrator fitted directly on the held-out outputs alone
+    splits = list(check_cv(cv, y, classifier=True).split(X, y))
+    held = np.concatenate([test for _, test in splits])
+    assert held.size < 1000  # (not a partition: some rows are never held out)
+    calibrator = rc.calibrated_classifiers_[0][1]
+    outputs = []
+    for train, test in splits:
+        clf = LogisticRegression().fit(X[train], y[train])
+        outputs.append(getattr(clf, rc.response_method_)(X[test]))
+    kind = "logits" if rc.response_method_ == "decision_function" else "proba"
+    ref = clone(calibrator).set_params(input=kind).fit(np.concatenate(outputs), y[held])
+    Z = rc.calibrated_classifiers_[0][0].decision_function(X)
+    if kind == "proba":
+        Z = rc.calibrated_classifiers_[0][0].predict_proba(X)
+    np.testing.assert_allclose(calibrator.predict_proba(Z), ref.predict_proba(Z), atol=1e-12)
+    if method == "vector":
+        np.testing.assert_allclose(calibrator.intercept_, ref.intercept_, atol=1e-9)
+
+
+def test_ensemble_false_vector_scaling_intercept_on_one_split():
+    # the values of the example: fitted on the 300 held-out rows, not on them
+    # plus 700 zero-filled rows (which gave an intercept of 0.647 there)
+    X, y = make_classification(n_samples=1000, n_informative=5, n_classes=3, random_state=10)
+    cv = _cv_cases(1000)["one split"]
+    train, test = cv[0]
+    rc = RecalibratedClassifier(LogisticRegression(), method="vector", cv=cv, ensemble=False)
+    intercept = rc.fit(X, y).calibrated_classifiers_[0][1].intercept_
+    clf = LogisticRegression().fit(X[train], y[train])
+    direct = VectorScaling(input="logits").fit(clf.decision_function(X[test]), y[test])
+    np.testing.assert_allclose(intercept, direct.intercept_, atol=1e-9)
+    zero_filled = np.zeros((1000, 3))
+    zero_filled[test] = clf.decision_function(X[test])
+    old = VectorScaling(input="logits").fit(zero_filled, y).intercept_
+    assert np.abs(old - direct.intercept_).max() > 0.05  # what the bug gave differs
+
+
+def test_ensemble_false_rejects_rows_held_out_twice():
+    X, y = make_classification(n_samples=300, random_state=0)
+    cv = ShuffleSplit(n_splits=3, test_size=0.3, random_state=0)
+    with pytest.raises(ValueError, match="cv holds out sample .* more than once.*ensemble=True"):
+        RecalibratedClassifier(LogisticRegression(), cv=cv, ensemble=False).fit(X, y)
+    # the same test indices twice in one split
+    test = np.r_[0:50, 10:20]
+    with pytest.raises(ValueError, match="cv holds out sample 10 more than once"):
+        RecalibratedClassifier(
+            LogisticRegression(), cv=[(np.arange(60, 300), test)], ensemble=False
+        ).fit(X, y)
+    # with ensemble=True every split has its own calibrator: accepted
+    rc = RecalibratedClassifier(LogisticRegression(), cv=cv, ensemble=True).fit(X, y)
+    assert len(rc.calibrated_classifiers_) == 3
+
+
+# --------------------------------------------------------------------------------------
+# the classes of the classifier reach the calibrator
+# --------------------------------------------------------------------------------------
+
+
+def test_calibrators_get_the_classifier_classes():
+    X, y = make_classification(
+        n_samples=900, n_informative=5, n_classes=3, random_state=11
+    )  # fmt: skip
+    labels = np.array([1, 2, 3])[y]
+    clf = LogisticRegression().fit(X[:450], labels[:450])
+    # calibration data without class 3: the calibrator still has the classifier's
+    keep = labels[450:] != 3
+    X_cal, y_cal = X[450:][keep], labels[450:][keep]
+    for method in ["temperature", "sigmoid", "histogram"]:
+        rc = RecalibratedClassifier(FrozenEstimator(clf), method=method).fit(X_cal, y_cal)
+        np.testing.assert_array_equal(rc.classes_, [1, 2, 3])
+        cal = rc.calibrated_classifiers_[0][1]
+        np.testing.assert_array_equal(cal.classes_, [1, 2, 3])
+        assert rc.predict_proba(X[:5]).shape == (5, 3)
+    # temperature scaling keeps the classifier's argmax, in its labels
+    rc = RecalibratedClassifier(FrozenEstimator(clf), method="temperature").fit(X_cal, y_cal)
+    np.testing.assert_array_equal(rc.predict(X[:450]), clf.predict(X[:450]))
+    # cross-validated: a test fold missing a class is read right
+    cv = [(np.arange(300, 900), np.flatnonzero((np.arange(900) < 300) & (labels != 3)))]
+    rc = RecalibratedClassifier(LogisticRegression(), cv=cv, method="temperature")
+    rc.fit(X, labels)
+    np.testing.assert_array_equal(rc.calibrated_classifiers_[0][1].classes_, [1, 2, 3])
