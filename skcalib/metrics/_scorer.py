@@ -279,20 +279,40 @@ def _accepts(func, param):
         return False
 
 
+@functools.cache
+def _default(func, param):
+    try:
+        return inspect.signature(func).parameters[param].default
+    except (KeyError, TypeError, ValueError):  # pragma: no cover
+        return inspect.Parameter.empty
+
+
 class _ProbaScorer(ScorerBase):
     """``make_scorer(metric, response_method="predict_proba")`` that also passes
-    ``labels=estimator.classes_`` to the metric (unless the user fixed ``labels``)."""
+    ``labels=estimator.classes_`` to the metric (unless the user fixed ``labels``), and,
+    for a binary classifier, ``pos_label=classes_[1]``: the class whose probability
+    column scikit-learn passes when no ``pos_label`` is given."""
 
     def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
-        if (
-            "labels" not in self.score_options
-            and "labels" not in kwargs
-            and _accepts(self.score_func, "labels")
-        ):
-            classes = getattr(estimator, "classes_", None)
-            if classes is not None and np.ndim(classes) == 1:
-                kwargs["labels"] = np.asarray(classes)
+        classes = getattr(estimator, "classes_", None)
+        if classes is not None and np.ndim(classes) == 1:
+            classes = np.asarray(classes)
+            if self._unset("labels", kwargs):
+                kwargs["labels"] = classes
+            if (
+                len(classes) == 2
+                and self._unset("pos_label", kwargs)
+                and _default(self.score_func, "pos_label") is None
+            ):
+                kwargs["pos_label"] = classes[1]
         return super().score_estimator(method_caller, estimator, X, y_true, **kwargs)
+
+    def _unset(self, param, kwargs):
+        return (
+            param not in self.score_options
+            and param not in kwargs
+            and _accepts(self.score_func, param)
+        )
 
 
 class _EnsembleScorer(ScorerBase):

@@ -33,8 +33,8 @@ import skcalib  # noqa: F401  (registers the names with scikit-learn)
 from skcalib import metrics as M
 from skcalib.metrics import get_scorer, get_scorer_names
 from skcalib.metrics._registration import registered_scorer_names
-from skcalib.metrics._scorer import _SPECS
-from skcalib.utils._sklearn_compat import SklearnScorer, parameter_constraints
+from skcalib.metrics._scorer import _SPECS, _ProbaScorer
+from skcalib.utils._sklearn_compat import SklearnScorer, build_scorer, parameter_constraints
 
 EPS = np.finfo(np.float64).eps
 
@@ -273,6 +273,37 @@ def test_binary_string_labels_and_pos_label():
     assert get_scorer("brier", pos_label="benign")(clf, X_BIN, Y_BIN) == pytest.approx(
         -M.brier_score(Y_BIN, P[:, 0], pos_label="benign"), rel=1e-12
     )
+
+
+def test_proba_scorer_passes_the_classes_and_the_positive_class():
+    seen = []
+
+    def metric(y_true, y_proba, *, labels=None, pos_label=None):
+        seen.append((None if labels is None else list(labels), pos_label, np.asarray(y_proba)))
+        return 0.0
+
+    def scorer(**options):
+        params = {"response_method": "predict_proba", "greater_is_better": False}
+        return build_scorer(_ProbaScorer, metric, **params, **options)
+
+    clf = _clf().fit(X_BIN, Y_BIN)
+    P = clf.predict_proba(X_BIN)
+    # binary: scikit-learn passes the column of classes_[1], and so does pos_label
+    scorer()(clf, X_BIN, Y_BIN)
+    labels, pos_label, y_proba = seen[-1]
+    assert labels == ["benign", "malignant"] and pos_label == "malignant"
+    np.testing.assert_array_equal(y_proba, P[:, 1])
+    scorer(pos_label="benign")(clf, X_BIN, Y_BIN)  # the user's pos_label wins
+    labels, pos_label, y_proba = seen[-1]
+    assert pos_label == "benign"
+    np.testing.assert_array_equal(y_proba, P[:, 0])
+    scorer(labels=["malignant", "benign"])(clf, X_BIN, Y_BIN)  # the user's labels win
+    assert seen[-1][:2] == (["malignant", "benign"], "malignant")
+    # multiclass: the classes, no positive class
+    clf3 = _clf().fit(X_IRIS, Y_IRIS)
+    scorer()(clf3, X_IRIS, Y_IRIS)
+    labels, pos_label, y_proba = seen[-1]
+    assert labels == [0, 1, 2] and pos_label is None and y_proba.shape == (150, 3)
 
 
 @pytest.mark.parametrize("name", ["ece", "sce", "brier", "nll"])
