@@ -120,9 +120,10 @@ __all__ = [
 class SklearnCompatibilityWarning(UserWarning):
     """The installed scikit-learn differs from what skcalib's compatibility layer knows.
 
-    Emitted once, by :func:`skcalib.metrics.register_scorers`, when the scorer names
-    could not be registered; scorer objects from :func:`skcalib.metrics.get_scorer`
-    work regardless.
+    Emitted by :func:`skcalib.metrics.register_scorers` (run by ``import skcalib``): once
+    when the scorer names could not be registered (scikit-learn's registry is not where
+    skcalib expects it), and once for a skcalib name that scikit-learn already defines.
+    Scorer objects from :func:`skcalib.metrics.get_scorer` work regardless.
 
     Examples
     --------
