@@ -447,7 +447,11 @@ def _taken_by_another_scorer(name):
     """True when scikit-learn resolves ``name`` to a scorer that is not skcalib's (a
     name a future scikit-learn, or another library, defines): it then keeps that
     meaning in :func:`get_scorer` too."""
-    return name in _sklearn_get_scorer_names() and not is_skcalib_scorer(_sklearn_get_scorer(name))
+    try:
+        taken = name in _sklearn_get_scorer_names()
+    except Exception:  # a scikit-learn whose registry is broken: skcalib's scorer
+        return False
+    return taken and not is_skcalib_scorer(_sklearn_get_scorer(name))
 
 
 @validate_params({"scoring": [str, callable, None]}, prefer_skip_nested_validation=False)

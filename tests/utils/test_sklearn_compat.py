@@ -786,7 +786,9 @@ def test_import_never_breaks_with_broken_sklearn_internals():
     out = _run(
         """
         import warnings
-        import sklearn.model_selection
+        from sklearn.datasets import load_iris
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.model_selection import cross_val_score
         import sklearn.metrics._scorer as s
         s._SCORERS = None                       # internals "changed"
         with warnings.catch_warnings(record=True) as w:
@@ -795,6 +797,12 @@ def test_import_never_breaks_with_broken_sklearn_internals():
         msgs = [str(x.message) for x in w if "skcalib" in str(x.message)]
         assert len(msgs) == 1, msgs
         assert "skcalib.metrics.get_scorer('ece')" in msgs[0], msgs[0]
+        X, y = load_iris(return_X_y=True)
+        scorer = skcalib.metrics.get_scorer("ece")      # still skcalib's scorer
+        assert type(scorer).__module__ == "skcalib.metrics._scorer"
+        scores = cross_val_score(LogisticRegression(max_iter=1000), X, y, cv=3,
+                                 scoring=scorer)
+        assert (scores < 0).all()
         print("ok")
         """
     )
