@@ -2,12 +2,25 @@
 interleaved runs), and peak extra memory measured with tracemalloc."""
 
 import argparse
+import platform
 import time
 import tracemalloc
 
 import numpy as np
 
-from skcalib._show_versions import kernels_info
+import skcalib
+
+
+def cpu_model():
+    """The CPU model, from /proc/cpuinfo where there is one."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def parse_args(description):
@@ -15,7 +28,7 @@ def parse_args(description):
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test in CI")
     parser.add_argument("--repeat", type=int, default=None, help="timing repetitions")
     args = parser.parse_args()
-    print(f"binning kernels: {kernels_info()}")
+    print(f"skcalib {skcalib.__version__}, numpy {np.__version__}, CPU: {cpu_model()}")
     return args
 
 
@@ -69,3 +82,22 @@ def report(name, func, floor, input_bytes, repeat, target=None):
         f"({100 * mem / input_bytes:5.1f}% of input){tgt}"
     )
     return ratio, mem
+
+
+def compare(name, func, peer, repeat, at_least=None):
+    """Print how many times faster ``func`` is than a peer's call on the same input
+    (best of interleaved runs); ``at_least`` is the target speed-up."""
+    func()
+    peer()
+    t_peer, t = np.inf, np.inf
+    for _ in range(repeat):
+        t_peer = min(t_peer, _timed(peer))
+        t = min(t, _timed(func))
+    speedup = t_peer / t
+    tgt = ""
+    if at_least is not None:
+        tgt = f"  target >= {at_least:.1f}x  {'OK' if speedup >= at_least else 'MISS'}"
+    print(
+        f"{name:<58s} {t * 1e3:9.2f} ms  peer {t_peer * 1e3:9.2f} ms  {speedup:5.2f}x faster{tgt}"
+    )
+    return speedup

@@ -17,7 +17,6 @@ __all__ = ["main"]
 def build_parser():
     """The argument parser of the ``skcalib`` command."""
     from . import __version__
-    from ._show_versions import kernels_info
     from .report._cli import add_report_parser
 
     parser = argparse.ArgumentParser(
@@ -27,7 +26,7 @@ def build_parser():
     parser.add_argument(
         "--version",
         action="version",
-        version=f"skcalib {__version__} (binning kernels: {kernels_info()})",
+        version=f"skcalib {__version__}",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_report_parser(sub)

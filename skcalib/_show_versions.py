@@ -12,17 +12,6 @@ __all__ = ["show_versions"]
 DEPENDENCIES = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas")
 
 
-def kernels_info():
-    """Which implementation of the binning kernels runs: a one-line description."""
-    from .metrics import _binning
-
-    if _binning.KERNELS is not None:
-        return "compiled"
-    if _binning._ckernels is not None:
-        return "numpy, SKCALIB_DISABLE_COMPILED is set"
-    return "numpy, installed without a C compiler"
-
-
 def _version(name):
     try:
         return metadata.version(name)
@@ -40,18 +29,23 @@ def versions():
             "executable": sys.executable,
             "machine": platform.platform(),
         },
-        "skcalib": {"version": __version__, "binning kernels": kernels_info()},
+        "skcalib": {"version": __version__, "location": _location()},
         "Dependencies": {name: _version(name) for name in DEPENDENCIES},
     }
 
 
-def show_versions():
-    """Print the versions of Python, skcalib and its dependencies, and its build.
+def _location():
+    """The folder skcalib is imported from (an installed copy or a source checkout)."""
+    from pathlib import Path
 
-    Paste the output into a bug report.  The ``binning kernels`` line says whether the
-    calibration metrics run on skcalib's compiled kernels (built when a C compiler was
-    there at install time) or on their numpy implementation, which gives the same
-    numbers more slowly.  The versions are read from the installed packages' metadata,
+    return str(Path(__file__).resolve().parent)
+
+
+def show_versions():
+    """Print the versions of Python, skcalib and its dependencies.
+
+    Paste the output into a bug report.  The ``location`` line says which copy of
+    skcalib was imported.  The versions are read from the installed packages' metadata,
     without importing them (matplotlib stays unimported).
 
     Examples
@@ -63,8 +57,8 @@ def show_versions():
         python: ...
     <BLANKLINE>
     skcalib:
-              version: ...
-      binning kernels: ...
+       version: ...
+      location: ...
     """
     for section, items in versions().items():
         width = max(len(key) for key in items)

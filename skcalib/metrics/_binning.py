@@ -19,14 +19,14 @@ probability that equals an edge always lands where the rule says, whatever the r
 of ``p * n_bins``.  Entries of a 2-D ``y_proba`` may exceed 1 by the rounding tolerance
 of the input checks; they are binned with 1, in the last bin.
 
-Kernels
--------
-The accumulating kernels (one group of (probability, outcome) pairs, class-wise sums,
-the top-label pass, the bin index) have two implementations that give the same
-numbers: compiled C (``_ckernels.c``: one pass that checks, bins and sums each value)
-and numpy (chunked vectorised passes, each chunk read from memory once).  The compiled
-one is used when it was built (it needs a C compiler at install time);
-``SKCALIB_DISABLE_COMPILED=1`` in the environment selects the numpy one.
+Passes
+------
+Everything is numpy: an exact right-closed bin index by arithmetic on the edges and
+weighted ``np.bincount`` over a combined (bin, outcome) or (class, bin) index, in
+cache-sized chunks of rows (:func:`_pair_sums`, :func:`_classwise_sums`).  With fixed
+edges the data is read once: each chunk is checked (when the caller passes
+:func:`~skcalib.metrics._validation.checked_rows`), reduced to its (probability,
+outcome) pairs or class-wise sums, and binned while it is in cache.
 
 Equal-mass bins (``strategy="quantile"``) use the inverted-CDF quantiles of the binned
 values: inner edge ``k`` is the smallest value ``v`` with ``F(v) >= k / n_bins``, where
@@ -43,37 +43,21 @@ equal-width edges (all its bins are empty).
 from __future__ import annotations
 
 import numbers
-import os
-from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._validation import (
-    PROBA_TOLERANCE,
     ClassificationInput,
-    RowCheck,
     _as_float,
     _to_numpy,
-    check_classification_input,
-    check_proba_chunk,
-    check_proba_values,
+    check_classification_labels,
     check_sample_weight,
+    checked_rows,
     iter_row_chunks,
-    raise_first_bad,
-    rows_per_chunk,
+    row_chunks,
 )
-
-try:
-    from . import _ckernels
-except ImportError:  # built without a C compiler: the numpy implementation below
-    _ckernels = None
-
-#: The compiled kernels of the binning core (``_ckernels.c``), or None when skcalib was
-#: built without them or ``SKCALIB_DISABLE_COMPILED=1`` is set; every kernel below then
-#: runs its numpy implementation, which gives the same numbers.
-KERNELS = None if os.environ.get("SKCALIB_DISABLE_COMPILED", "0") not in ("", "0") else _ckernels
 
 __all__ = [
     "BinStats",
@@ -260,10 +244,6 @@ def bin_index_unclipped(x, edges, uniform):
     index.  ``x`` may have any memory layout; the result is a fresh C-contiguous array.
     """
     n_bins = edges.shape[0] - 1
-    if KERNELS is not None and x.ndim == 1 and _kernel_float(x):
-        b = np.empty(x.shape[0], dtype=np.intp)
-        KERNELS.bin_index(x, _kernel_edges(edges), uniform, b)
-        return b
     if n_bins == 1:
         b = np.zeros(x.shape, dtype=np.intp)
         if x.size and x.max() > edges[-1]:
@@ -287,20 +267,6 @@ def bin_index_unclipped(x, edges, uniform):
         bv = np.searchsorted(edges[1:], xv, side="left")
         np.put(b, idx, bv)
     return b
-
-
-def _kernel_float(a):
-    """Whether the compiled kernels read this probability array as it is."""
-    return a.dtype == np.float64 or a.dtype == np.float32
-
-
-def _kernel_int(a):
-    """Whether the compiled kernels read this label / outcome array as it is."""
-    return a.dtype.kind in "biu" and a.dtype.isnative
-
-
-def _kernel_edges(edges):
-    return np.ascontiguousarray(edges, dtype=np.float64)
 
 
 def assign_bins(x, edges):
@@ -450,19 +416,97 @@ def _weight_sq(stats):
     return stats.count if stats.sum_weight_sq is None else stats.sum_weight_sq
 
 
-@dataclass
-class GapSums:
-    """Per-bin weighted sums of ``outcome - probability`` only: all that the l1
-    calibration error needs (one accumulation instead of three).  Internal."""
-
-    sum_gap: np.ndarray
-    bin_edges: np.ndarray
-    total_weight: float
-
-
 # --------------------------------------------------------------------------------------
-# accumulation
+# accumulation: pure kernels on chunks of validated values
 # --------------------------------------------------------------------------------------
+
+#: rows of the sums returned by the chunk kernels
+COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ = range(4)
+
+
+def _pair_sums(conf, outcome, weight, edges, uniform, threshold):
+    """Per-bin sums of one chunk of (probability, 0/1 outcome, weight) triples.
+
+    Returns an array of shape (4, n_bins + 1): per bin the weight (count), the weighted
+    sums of the probabilities and of the outcomes, and the sum of the squared weights
+    (the count without weights).  The extra last slot holds the values above
+    ``edges[-1]`` (see :func:`bin_index_unclipped`); :func:`_fold` moves it into the last
+    bin.  Probabilities ``<= threshold`` are left out.
+    """
+    size = edges.shape[0]  # n_bins + 1 slots
+    b = bin_index_unclipped(conf, edges, uniform)
+    if threshold > 0:
+        b[~(conf > threshold)] = size  # a slot past the end, dropped below
+    cell = b << 1  # (bin, outcome) cell: one bincount gives counts and outcome sums
+    np.add(cell, outcome, out=cell, casting="unsafe")  # outcome of any integer dtype
+    per_cell = np.bincount(cell, weights=weight, minlength=2 * size + 2)
+    out = np.empty((4, size))
+    out[SUM_TRUE] = per_cell[1 : 2 * size : 2]
+    np.add(per_cell[0 : 2 * size : 2], out[SUM_TRUE], out=out[COUNT])
+    weighted_conf = conf if weight is None else conf * weight
+    out[SUM_PROBA] = np.bincount(b, weights=weighted_conf, minlength=size + 1)[:size]
+    if weight is None:
+        out[SUM_WEIGHT_SQ] = out[COUNT]
+    else:
+        out[SUM_WEIGHT_SQ] = np.bincount(b, weights=weight * weight, minlength=size + 1)[:size]
+    return out
+
+
+def _classwise_sums(P, y, weight, edges, uniform, threshold):
+    """Per-class, per-bin sums of one chunk of rows, all classes sharing ``edges``.
+
+    One bincount over the combined (class, bin) index of the chunk gives the counts and
+    the probability sums of every class; the outcome sums need only the cell of each
+    row's true class.  Returns an array of shape (4, n_classes, n_bins + 1), laid out as
+    :func:`_pair_sums` for each class.
+    """
+    m, k = P.shape
+    stride = edges.shape[0]  # n_bins + 1 slots per class
+    size = k * stride
+    cell = bin_index_unclipped(P, edges, uniform)
+    cell += np.arange(0, size, stride, dtype=np.intp)
+    if threshold > 0:
+        cell[~(P > threshold)] = size  # a slot past the end, dropped below
+    true_cell = cell[np.arange(m), y]
+    flat_cell = cell.ravel()
+    flat_P = np.ravel(P, order="C")  # the order of flat_cell: a copy only if P is not C
+    out = np.empty((4, size))
+    if weight is None:
+        out[COUNT] = np.bincount(flat_cell, minlength=size + 1)[:size]
+        out[SUM_PROBA] = np.bincount(flat_cell, weights=flat_P, minlength=size + 1)[:size]
+        out[SUM_TRUE] = np.bincount(true_cell, minlength=size + 1)[:size]
+        out[SUM_WEIGHT_SQ] = out[COUNT]
+    else:
+        flat_w = np.broadcast_to(weight[:, None], P.shape).ravel()
+        out[COUNT] = np.bincount(flat_cell, weights=flat_w, minlength=size + 1)[:size]
+        weighted_P = (P * weight[:, None]).ravel()
+        out[SUM_PROBA] = np.bincount(flat_cell, weights=weighted_P, minlength=size + 1)[:size]
+        out[SUM_TRUE] = np.bincount(true_cell, weights=weight, minlength=size + 1)[:size]
+        out[SUM_WEIGHT_SQ] = np.bincount(flat_cell, weights=flat_w * flat_w, minlength=size + 1)[
+            :size
+        ]
+    return out.reshape(4, k, stride)
+
+
+def _fold(sums):
+    """Fold the extra slot (values above 1 within tolerance) into the last bin."""
+    sums[..., -2] += sums[..., -1]
+    return sums[..., :-1]
+
+
+def accumulate_pairs(conf, outcome, sample_weight, edges, threshold=0.0):
+    """Per-bin sums of validated (probability, 0/1 outcome) pairs, chunk by chunk.
+
+    Returns an array of shape (4, n_bins): count, sum of probabilities, sum of outcomes
+    and sum of squared weights per bin (rows :data:`COUNT`, :data:`SUM_PROBA`,
+    :data:`SUM_TRUE`, :data:`SUM_WEIGHT_SQ`).
+    """
+    uniform = _is_uniform(edges)
+    sums = np.zeros((4, edges.shape[0]))
+    for start, stop in iter_row_chunks(conf.shape[0], 8):
+        weight = None if sample_weight is None else sample_weight[start:stop]
+        sums += _pair_sums(conf[start:stop], outcome[start:stop], weight, edges, uniform, threshold)
+    return _fold(sums)
 
 
 def _as_2col(p, pos_index):
@@ -473,192 +517,43 @@ def _as_2col(p, pos_index):
     return out
 
 
-def _binary_conf_outcome(data):
-    """Positive-class probability and outcome of a binary problem."""
-    conf = data.proba if data.binary_1d else data.proba[:, data.pos_index]
-    if data.pos_index == 1 and data.y.dtype.kind in "biu":
-        outcome = data.y  # indices are 0/1 and 1 is the positive class: no copy
-    else:
-        outcome = data.y == data.pos_index
-    return conf, outcome
+def _top_label_chunk(P, y, pos_index):
+    """Confidence (largest probability) and correctness of the predicted class of a
+    chunk of rows; the first largest column is the prediction, as ``argmax``."""
+    if P.ndim == 1:  # binary, positive-class probability; column order = class order
+        neg = 1 - P
+        pred_pos = P > neg if pos_index == 1 else P >= neg
+        return np.where(pred_pos, P, neg), (y == pos_index) == pred_pos
+    pred = P.argmax(axis=1)
+    return P[np.arange(P.shape[0]), pred], pred == y
 
 
-def _top_label_conf_outcome(data, check):
-    """Confidence (max probability) and correctness, in one chunked pass."""
+def probability_outcome(data, multiclass, rows=None):
+    """(probability, outcome) pairs of binary or top-label calibration.
+
+    ``multiclass`` is "binary" (the positive-class probability against the positive
+    class) or "top_label" (the largest probability against whether its class is the
+    true one).  ``rows`` are the chunks of ``data.proba`` to read
+    (:func:`~skcalib.metrics._validation.checked_rows` when the values are not checked
+    yet); by default the plain chunks of validated data.
+    """
     P = data.proba
-    n = data.n_samples
-    if P.ndim == 1:
-        if check:
-            check_proba_values(P)
-        # column order is the class order; the first maximal column wins ties
-        pos = data.pos_index
-        neg_p = 1 - P
-        pred_pos = P > neg_p if pos == 1 else P >= neg_p
-        conf = np.where(pred_pos, P, neg_p)
-        outcome = (data.y == pos) == pred_pos
-        return conf, outcome
-    k = P.shape[1]
-    conf = np.empty(n, dtype=P.dtype)
-    outcome = np.empty(n, dtype=bool)
-    if KERNELS is not None and _kernel_float(P) and _kernel_int(data.y):
-        # one pass per row: maximum, first column of the maximum, row sum and sign
-        bad = KERNELS.top_label(P, data.y, check, PROBA_TOLERANCE, conf, outcome)
-        if bad >= 0:
-            raise_first_bad(P, bad)
-        return conf, outcome
-    rows = np.arange(min(n, rows_per_chunk(k * P.itemsize)))
-    pred = np.empty(rows.shape[0], dtype=np.intp)
-    # argmax and maximum cannot fail on invalid values, so the value check is fused into
-    # this pass (RowCheck): each chunk is read from memory once, by the argmax, and the
-    # check's row sums and minimum read it again from cache
-    with RowCheck(P) if check else nullcontext() as checker:
-        for start, stop in iter_row_chunks(n, k * P.itemsize):
-            c = P[start:stop]
-            m = stop - start
-            am = c.argmax(axis=1, out=pred[:m])  # reads the chunk from memory
-            conf[start:stop] = c[rows[:m], am]
-            np.equal(am, data.y[start:stop], out=outcome[start:stop])
-            if check:
-                checker.update(c)  # reads it from cache
+    if rows is None:
+        rows = row_chunks(P)
+    if multiclass == "binary":
+        for _ in rows:  # reads (and so checks) every chunk
+            pass
+        conf = P if data.binary_1d else P[:, data.pos_index]
+        if data.pos_index == 1 and data.y.dtype.kind in "biu":
+            return conf, data.y  # indices are 0/1 and 1 is the positive class: no copy
+        return conf, data.y == data.pos_index
+    conf = np.empty(data.n_samples, dtype=P.dtype)
+    outcome = np.empty(data.n_samples, dtype=bool)
+    for start, stop, chunk in rows:
+        conf[start:stop], outcome[start:stop] = _top_label_chunk(
+            chunk, data.y[start:stop], data.pos_index
+        )
     return conf, outcome
-
-
-def _fold(a, n_bins):
-    """Fold the extra slot ``n_bins`` (values above 1 within tolerance) into the last bin."""
-    a[..., n_bins - 1] += a[..., n_bins]
-    return a[..., :n_bins]
-
-
-def _new_sums(size, sw, *, count, weight_sq):
-    """Zeroed (count, sum_proba, sum_true, sum_weight_sq) outputs of a compiled kernel;
-    None for a sum that is not accumulated."""
-    sq = np.zeros(size) if (count and weight_sq and sw is not None) else None
-    return np.zeros(size) if count else None, np.zeros(size), np.zeros(size), sq
-
-
-def _folded(a, n_bins, k=None):
-    """An output of a compiled kernel, folded and shaped as the numpy path returns it."""
-    if a is None:
-        return None
-    return _fold(a if k is None else a.reshape(k, n_bins + 1), n_bins)
-
-
-def _accumulate_1d(conf, outcome, sw, edges, threshold, *, check, gap_only, weight_sq):
-    """Per-bin sums of one group's (conf, outcome) pairs, chunked.
-
-    ``outcome`` holds 0/1 values (bool or any integer dtype).  With ``check`` the values
-    of ``conf`` are validated chunk by chunk as they are read.  Returns
-    ``(count, sum_proba, sum_true, sum_weight_sq)`` or, with ``gap_only``, the per-bin
-    sums of ``outcome - conf``.
-    """
-    n_bins = edges.shape[0] - 1
-    uniform = _is_uniform(edges)
-    size = n_bins + 1  # one extra slot for values above 1 (folded at the end)
-    if KERNELS is not None and _kernel_float(conf) and _kernel_int(outcome):
-        if gap_only:  # the sums of w * (outcome - p) land in sum_true
-            sums = (None, None, np.zeros(size), None)
-        else:
-            sums = _new_sums(size, sw, count=True, weight_sq=weight_sq)
-        bad = KERNELS.accumulate_1d(
-            conf, outcome, sw, _kernel_edges(edges), uniform, threshold, check, gap_only, *sums
-        )
-        if bad >= 0:
-            raise_first_bad(conf, bad, row_bytes=8)  # the chunks of the loop below
-        if gap_only:
-            return _folded(sums[2], n_bins)
-        return tuple(_folded(a, n_bins) for a in sums)
-    if gap_only:
-        sum_gap = np.zeros(size)
-    else:
-        count, sum_proba, sum_true = np.zeros(size), np.zeros(size), np.zeros(size)
-        sq = np.zeros(size) if (weight_sq and sw is not None) else None
-    trash = 2 * size  # index of values removed by the threshold
-    for start, stop in iter_row_chunks(conf.shape[0], 8):
-        c = conf[start:stop]
-        if check:
-            check_proba_chunk(c, start)
-        b = bin_index_unclipped(c, edges, uniform)
-        o = outcome[start:stop]
-        w = None if sw is None else sw[start:stop]
-        if threshold > 0:
-            b[~(c > threshold)] = size
-        if gap_only:
-            g = np.subtract(o, c, dtype=np.float64)
-            if w is not None:
-                g *= w
-            sum_gap += np.bincount(b, weights=g, minlength=size + 1)[:size]
-            continue
-        b2 = b << 1  # (bin, outcome) cell; removed values land at >= trash
-        np.add(b2, o, out=b2, casting="unsafe")  # o of any integer dtype (uint64 too)
-        cnt = np.bincount(b2, weights=w, minlength=trash + 1)
-        count += cnt[0:trash:2] + cnt[1:trash:2]
-        sum_true += cnt[1:trash:2]
-        sum_proba += np.bincount(b, weights=c if w is None else c * w, minlength=size + 1)[:size]
-        if sq is not None:
-            sq += np.bincount(b, weights=w * w, minlength=size + 1)[:size]
-    if gap_only:
-        return _fold(sum_gap, n_bins)
-    return tuple(None if a is None else _fold(a, n_bins) for a in (count, sum_proba, sum_true, sq))
-
-
-def _classwise_shared_edges(P, y, sw, edges, threshold, *, check, gap_only, weight_sq):
-    """Class-wise sums with the same edges for every class, chunked over rows.
-
-    Counts and probability sums need one bincount over the (class, bin) index of the
-    n x k chunk; the outcome sums need only the bin of each row's true-class
-    probability, a bincount over n.
-    """
-    n, k = P.shape
-    n_bins = edges.shape[0] - 1
-    uniform = _is_uniform(edges)
-    stride = n_bins + 1  # one extra slot per class for values above 1 (folded)
-    size = k * stride
-    if KERNELS is not None and _kernel_float(P):
-        sums = _new_sums(size, sw, count=not gap_only, weight_sq=weight_sq)
-        bad = KERNELS.accumulate_classwise(
-            P, y, sw, _kernel_edges(edges), uniform, threshold, check, PROBA_TOLERANCE, *sums
-        )
-        if bad >= 0:
-            raise_first_bad(P, bad)
-        count, sum_proba, sum_true, sq = (_folded(a, n_bins, k) for a in sums)
-        if gap_only:
-            return sum_true - sum_proba
-        return count, sum_proba, sum_true, sq
-    count, sum_proba, sum_true = np.zeros(size + 1), np.zeros(size + 1), np.zeros(size + 1)
-    sq = np.zeros(size + 1) if (weight_sq and sw is not None and not gap_only) else None
-    col_offset = (np.arange(k, dtype=np.intp) * stride)[None, :]
-    for start, stop in iter_row_chunks(n, k * P.itemsize):
-        c = P[start:stop]
-        if check:
-            check_proba_chunk(c, start)
-        b = bin_index_unclipped(c, edges, uniform)
-        b += col_offset
-        if threshold > 0:
-            b[~(c > threshold)] = size
-        bt = b[np.arange(stop - start), y[start:stop]]
-        bf = b.ravel()
-        cf = np.ravel(c, order="C")  # the same (C) order as bf: a copy only if c is not C
-        if sw is None:
-            if not gap_only:
-                count += np.bincount(bf, minlength=size + 1)
-            sum_proba += np.bincount(bf, weights=cf, minlength=size + 1)
-            sum_true += np.bincount(bt, minlength=size + 1)
-        else:
-            w = sw[start:stop]
-            if not gap_only:
-                bw = np.broadcast_to(w[:, None], c.shape).ravel()
-                count += np.bincount(bf, weights=bw, minlength=size + 1)
-                if sq is not None:
-                    sq += np.bincount(bf, weights=bw * bw, minlength=size + 1)
-            sum_proba += np.bincount(bf, weights=(c * w[:, None]).ravel(), minlength=size + 1)
-            sum_true += np.bincount(bt, weights=w, minlength=size + 1)
-
-    def shaped(a):
-        return None if a is None else _fold(a[:size].reshape(k, stride), n_bins)
-
-    if gap_only:
-        return shaped(sum_true) - shaped(sum_proba)
-    return shaped(count), shaped(sum_proba), shaped(sum_true), shaped(sq)
 
 
 def resolve_multiclass(multiclass, data):
@@ -674,107 +569,109 @@ def resolve_multiclass(multiclass, data):
     )
 
 
-def _kept(values, weight, threshold, n_bins):
-    """Arguments of :func:`quantile_edges` for the values kept by the threshold."""
+def _kept(values, weight, threshold):
+    """The values (and weights) kept by the threshold, whose quantiles are the edges."""
     if threshold <= 0:
-        return values, n_bins, weight
+        return values, weight
     keep = values > threshold
-    return values[keep], n_bins, None if weight is None else weight[keep]
+    return values[keep], None if weight is None else weight[keep]
 
 
 def bin_stats(
     data: ClassificationInput,
+    rows=None,
     *,
     multiclass="auto",
     n_bins=15,
     strategy="uniform",
     bins=None,
     threshold=0.0,
-    gap_only=False,
-    weight_sq=False,
 ):
-    """:class:`BinStats` (or, with ``gap_only``, :class:`GapSums`) of validated input.
+    """:class:`BinStats` of validated input: the kernel behind every binned metric.
 
-    The kernel behind every binned metric: options are validated by the public callers
-    (``bins`` already checked by :func:`check_bin_edges`).  The probability values are
-    checked in the same pass when ``data.proba_checked`` is False.  ``weight_sq`` also
-    accumulates the per-bin sums of squared weights (effective sample sizes).
+    ``rows`` are the chunks of ``data.proba`` to read: by default the plain chunks of
+    data whose values are checked; :func:`stats_of_input` passes
+    :func:`~skcalib.metrics._validation.checked_rows`, which checks each chunk as it is
+    read.  Options are validated by the public callers (``bins`` already checked by
+    :func:`check_bin_edges`).  With fixed edges the data is read in one pass; equal-mass
+    edges need the binned values first.
     """
-    check = not data.proba_checked
     mode = resolve_multiclass(multiclass, data)
+    if rows is None:
+        rows = row_chunks(data.proba)
     sw = data.sample_weight
     # a float64 scalar, so that float32 probabilities are compared with the threshold
     # itself (a Python float would be rounded to float32 first: NEP 50)
     threshold = np.float64(threshold)
     total_weight = float(data.n_samples if sw is None else sw.sum())
     if bins is not None:
-        n_bins = bins.shape[0] - 1
-    opts = dict(gap_only=gap_only, weight_sq=weight_sq)
-
-    if mode in ("binary", "top_label"):
-        if mode == "binary":
-            conf, outcome = _binary_conf_outcome(data)
-            # 1-D input with fixed edges is checked while it is binned; otherwise first
-            fused = check and data.binary_1d and (strategy == "uniform" or bins is not None)
-            if check and not fused:
-                check_proba_values(data.proba)
-        else:
-            conf, outcome = _top_label_conf_outcome(data, check)
-            fused = False
-        if bins is not None:
-            edges = bins
-        elif strategy == "uniform":
-            edges = _uniform_edges(n_bins)
-        else:
-            edges = quantile_edges(*_kept(conf, sw, threshold, n_bins))
-        sums = _accumulate_1d(conf, outcome, sw, edges, threshold, check=fused, **opts)
-        edges2 = edges[None, :].copy()
-        if gap_only:
-            return GapSums(sums[None, :], edges2, total_weight)
-        count, sum_proba, sum_true, sq = (None if a is None else a[None, :] for a in sums)
-        return BinStats(count, sum_proba, sum_true, edges2, total_weight, sq)
-
-    # class-wise: one group per class
-    P = data.proba
-    if P.ndim == 1:
-        if check:
-            check_proba_values(P)
-            check = False
-        P = _as_2col(P, data.pos_index)
-    k = P.shape[1]
-    y = data.y.astype(np.intp, copy=False)
-    if strategy == "uniform" or bins is not None:
-        edges = bins if bins is not None else _uniform_edges(n_bins)
-        sums = _classwise_shared_edges(P, y, sw, edges, threshold, check=check, **opts)
-        all_edges = np.broadcast_to(edges, (k, n_bins + 1)).copy()
+        edges = bins
+    elif strategy == "uniform":
+        edges = _uniform_edges(n_bins)
     else:
-        if check:
-            check_proba_values(P)
-        parts = []
-        all_edges = np.empty((k, n_bins + 1))
-        for j in range(k):
-            col = np.ascontiguousarray(P[:, j])
-            all_edges[j] = quantile_edges(*_kept(col, sw, threshold, n_bins))
-            parts.append(
-                _accumulate_1d(
-                    col,
-                    y == j,
-                    sw,
-                    all_edges[j],
-                    threshold,
-                    check=False,
-                    gap_only=False,
-                    weight_sq=weight_sq,
-                )
-            )
-        sums = tuple(
-            None if parts[0][i] is None else np.stack([p[i] for p in parts]) for i in range(4)
-        )
-        if gap_only:
-            sums = sums[2] - sums[1]
-    if gap_only:
-        return GapSums(sums, all_edges, total_weight)
-    return BinStats(*sums[:3], all_edges, total_weight, sums[3])
+        edges = None  # equal-mass: the quantiles of what is binned
+    if mode == "classwise":
+        sums, all_edges = _classwise_stats(data, rows, edges, n_bins, threshold)
+    elif edges is None:
+        conf, outcome = probability_outcome(data, mode, rows)
+        values, weight = _kept(conf, sw, threshold)
+        edges = quantile_edges(values, n_bins, weight)
+        sums = accumulate_pairs(conf, outcome, sw, edges, threshold)[:, None, :]
+        all_edges = edges[None, :]
+    else:  # one pass: the pairs of each chunk are binned while it is in cache
+        uniform = _is_uniform(edges)
+        sums = np.zeros((4, edges.shape[0]))
+        for start, stop, chunk in rows:
+            conf, outcome = _chunk_pairs(data, mode, chunk, start, stop)
+            weight = None if sw is None else sw[start:stop]
+            sums += _pair_sums(conf, outcome, weight, edges, uniform, threshold)
+        sums = _fold(sums)[:, None, :]
+        all_edges = edges[None, :]
+    return BinStats(
+        count=sums[COUNT],
+        sum_proba=sums[SUM_PROBA],
+        sum_true=sums[SUM_TRUE],
+        bin_edges=np.array(all_edges, dtype=np.float64),
+        total_weight=total_weight,
+        sum_weight_sq=None if sw is None else sums[SUM_WEIGHT_SQ],
+    )
+
+
+def _chunk_pairs(data, mode, chunk, start, stop):
+    """(probability, outcome) pairs of one chunk of rows: see :func:`probability_outcome`."""
+    y = data.y[start:stop]
+    if mode == "top_label":
+        return _top_label_chunk(chunk, y, data.pos_index)
+    conf = chunk if data.binary_1d else chunk[:, data.pos_index]
+    if data.pos_index == 1 and y.dtype.kind in "biu":
+        return conf, y
+    return conf, y == data.pos_index
+
+
+def _classwise_stats(data, rows, edges, n_bins, threshold):
+    """Sums (4, n_classes, n_bins) and edges (n_classes, n_bins + 1) of every class."""
+    sw = data.sample_weight
+    y = data.y.astype(np.intp, copy=False)
+    if edges is not None:  # shared edges: one pass over the rows
+        uniform = _is_uniform(edges)
+        k = data.n_classes
+        sums = np.zeros((4, k, edges.shape[0]))
+        for start, stop, chunk in rows:
+            if chunk.ndim == 1:
+                chunk = _as_2col(chunk, data.pos_index)
+            weight = None if sw is None else sw[start:stop]
+            sums += _classwise_sums(chunk, y[start:stop], weight, edges, uniform, threshold)
+        return _fold(sums), np.broadcast_to(edges, (k, edges.shape[0]))
+    for _ in rows:  # equal-mass edges per class: check every chunk first
+        pass
+    P = data.proba if not data.binary_1d else _as_2col(data.proba, data.pos_index)
+    parts, all_edges = [], []
+    for j in range(P.shape[1]):
+        col = np.ascontiguousarray(P[:, j])
+        values, weight = _kept(col, sw, threshold)
+        all_edges.append(quantile_edges(values, n_bins, weight))
+        parts.append(accumulate_pairs(col, y == j, sw, all_edges[-1], threshold))
+    return np.stack(parts, axis=1), np.stack(all_edges)
 
 
 @validate_params(
@@ -864,7 +761,6 @@ def compute_bin_stats(
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        weight_sq=True,
     )
 
 
@@ -880,29 +776,26 @@ def stats_of_input(
     sample_weight=None,
     labels=None,
     pos_label=None,
-    gap_only=False,
-    weight_sq=False,
 ):
-    """Validate raw data and bin it; the probability values are checked in the binning
-    pass.  The one entry point of the public binned functions (options already
-    validated by their ``validate_params``)."""
+    """Validate raw data and bin it: the one entry point of the public binned functions
+    (whose options are already validated by their ``validate_params``).
+
+    The labels, shapes and weights are checked first; the probability values are checked
+    chunk by chunk as the binning pass reads them (:func:`checked_rows`), so that the
+    data is read from memory once.
+    """
     edges = None if bins is None else check_bin_edges(bins)
     n_bins = check_n_bins(n_bins)
-    data = check_classification_input(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        check_values=False,
+    data = check_classification_labels(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
+    rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
     return bin_stats(
         data,
+        rows,
         multiclass=multiclass,
         n_bins=n_bins,
         strategy=strategy,
         bins=edges,
         threshold=threshold,
-        gap_only=gap_only,
-        weight_sq=weight_sq,
     )

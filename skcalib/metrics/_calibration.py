@@ -19,7 +19,6 @@ from ._binning import (
     MULTICLASS_OPTIONS,
     STRATEGIES,
     BinStats,
-    GapSums,
     stats_of_input,
 )
 from ._guard import scorer_misuse_guard
@@ -56,11 +55,9 @@ _THRESHOLD = {"threshold": [Interval(numbers.Real, 0, 1, closed="left")]}
 
 
 def _error(stats, norm, debias=False):
-    """Calibration error of validated statistics (:class:`BinStats` or :class:`GapSums`)."""
+    """Calibration error of :class:`BinStats` (options validated by the caller)."""
     W = stats.total_weight
     G = stats.bin_edges.shape[0]
-    if isinstance(stats, GapSums):  # l1 only
-        return float(np.abs(stats.sum_gap).sum() / (W * G))
     diff = stats.sum_true - stats.sum_proba
     if norm == "l1":
         return float(np.abs(diff).sum() / (W * G))
@@ -152,8 +149,7 @@ def _check_debias(debias, norm):
 
 
 def _binned_error(y_true, y_proba, *, norm, debias=False, **options):
-    stats = stats_of_input(y_true, y_proba, gap_only=norm == "l1", weight_sq=debias, **options)
-    return _error(stats, norm, debias)
+    return _error(stats_of_input(y_true, y_proba, **options), norm, debias)
 
 
 # --------------------------------------------------------------------------------------
@@ -897,7 +893,6 @@ def reliability_curve(
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        weight_sq=True,
     )
     squeeze = multiclass != "classwise"
 

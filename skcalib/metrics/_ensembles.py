@@ -20,7 +20,6 @@ that form only with ``binary=True``).  Every member is validated like any ``y_pr
 from __future__ import annotations
 
 import numbers
-import re
 
 import numpy as np
 from scipy.special import digamma, entr, logsumexp, rel_entr
@@ -143,14 +142,11 @@ def true_class_proba(y_true, P, *, labels=None, sample_weight=None):
 
 
 def check_input_named(y_true, P, name, *, labels=None, sample_weight=None):
-    """:func:`check_classification_input` of validated probabilities ``P`` whose
-    messages name the argument ``name`` instead of ``y_proba``."""
-    try:
-        return check_classification_input(
-            y_true, P, labels=labels, sample_weight=sample_weight, check_values=False
-        )
-    except ValueError as exc:
-        raise ValueError(re.sub(r"\by_proba\b", name, str(exc))) from None
+    """:func:`check_classification_input` of probabilities ``P`` whose messages name
+    the argument ``name``."""
+    return check_classification_input(
+        y_true, P, labels=labels, sample_weight=sample_weight, proba_name=name
+    )
 
 
 def weighted_mean(values, sample_weight):

@@ -25,13 +25,17 @@ import numbers
 import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
-from sklearn import get_config
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import bin_stats
 from ._guard import scorer_misuse_guard
-from ._validation import check_classification_input, check_proba_chunk, iter_row_chunks
+from ._validation import (
+    check_classification_input,
+    check_classification_labels,
+    checked_rows,
+    row_chunks,
+)
 
 __all__ = [
     "brier_score",
@@ -58,24 +62,24 @@ def _weighted_mean_total(total, sw, n):
     return total / (n if sw is None else sw.sum())
 
 
-def _brier_sum(data, check):
+def _brier_sum(data, rows=None):
     """Weighted sum over samples of the per-sample Brier score, in one chunked pass.
 
-    The (one-hot - p) differences are formed in a float64 chunk buffer, so the result is
-    as accurate as the element-wise definition (no ``sum p^2 - 2 p_y + 1`` cancellation
-    for near-perfect forecasts).
+    ``rows`` are the chunks of ``data.proba`` to read (by default the plain chunks of
+    validated data; :func:`checked_rows` to check them as they are read).  The
+    (one-hot - p) differences are formed in a float64 chunk buffer, so the result is as
+    accurate as the element-wise definition (no ``sum p^2 - 2 p_y + 1`` cancellation for
+    near-perfect forecasts).
     """
     P = data.proba
     y = data.y
     sw = data.sample_weight
-    n = data.n_samples
+    if rows is None:
+        rows = row_chunks(P)
     total = 0.0
     if P.ndim == 1:
         pos = data.pos_index
-        for start, stop in iter_row_chunks(n, 4 * P.itemsize):
-            c = P[start:stop]
-            if check:
-                check_proba_chunk(c, start)
+        for start, stop, c in rows:
             d = np.subtract(c, y[start:stop] == pos, dtype=np.float64)
             if sw is None:
                 total += float(np.dot(d, d))
@@ -85,11 +89,8 @@ def _brier_sum(data, check):
         return total
     k = P.shape[1]
     buf = None
-    for start, stop in iter_row_chunks(n, k * 8):
-        c = P[start:stop]
+    for start, stop, c in rows:
         m = stop - start
-        if check:
-            check_proba_chunk(c, start)
         if buf is None:
             buf = np.empty((m, k), dtype=np.float64)
         b = buf[:m]
@@ -102,45 +103,42 @@ def _brier_sum(data, check):
         if sw is None:
             total += float(np.dot(flat, flat))
         else:
-            rows = np.einsum("ij,ij->i", b, b)
-            total += float(np.dot(rows, sw[start:stop]))
+            row_sq = np.einsum("ij,ij->i", b, b)
+            total += float(np.dot(row_sq, sw[start:stop]))
     if k == 2:
         # binary problem given as two columns: sklearn's scale_by_half="auto"
         total *= 0.5
     return total
 
 
-def _true_class_proba(data, check):
-    """Probability assigned to the true class of each sample (float64, shape (n,))."""
+def _true_class_proba(data, rows=None):
+    """Probability assigned to the true class of each sample (float64, shape (n,));
+    ``rows`` as in :func:`_brier_sum`."""
     P = data.proba
     y = data.y
-    n = data.n_samples
+    if rows is None:
+        rows = row_chunks(P)
     if P.ndim == 1:
-        if check:
-            for start, stop in iter_row_chunks(n, P.itemsize):
-                check_proba_chunk(P[start:stop], start)
+        for _ in rows:  # reads (and so checks) every chunk
+            pass
         is_pos = y == data.pos_index
         # 1 - p in the input dtype, as sklearn builds its two-column matrix
         return np.where(is_pos, P, P.dtype.type(1) - P).astype(np.float64, copy=False)
-    k = P.shape[1]
-    out = np.empty(n, dtype=np.float64)
-    for start, stop in iter_row_chunks(n, k * P.itemsize):
-        c = P[start:stop]
-        if check:
-            check_proba_chunk(c, start)
+    out = np.empty(data.n_samples, dtype=np.float64)
+    for start, stop, c in rows:
         yc = y[start:stop].astype(np.intp)
         out[start:stop] = np.take_along_axis(c, yc[:, None], axis=1)[:, 0]
     return out
 
 
-def _log_loss_sum(data, eps, check):
+def _log_loss_sum(data, eps, rows=None):
     """Weighted sum over samples of ``-log clip(p_{i, y_i}, eps, 1 - eps)``.
 
     The probability of the observed class is read from its own column (``1 - p`` in the
     input dtype for a negative sample of a 1-D ``y_proba``), as
     :func:`sklearn.metrics.log_loss` does.
     """
-    p = _true_class_proba(data, check)
+    p = _true_class_proba(data, rows)
     if eps == "auto":
         eps = float(np.finfo(data.proba.dtype).eps)
         # clip in the input dtype, as sklearn does
@@ -153,10 +151,6 @@ def _log_loss_sum(data, eps, check):
         np.log(p, out=p)
     sw = data.sample_weight
     return -float(p.sum() if sw is None else np.dot(p, sw))
-
-
-def _value_check_needed():
-    return not get_config()["assume_finite"]
 
 
 # --------------------------------------------------------------------------------------
@@ -189,8 +183,8 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     :func:`sklearn.metrics.brier_score_loss` (its default ``scale_by_half="auto"``) on
     every input both accept.  The Brier score is strictly proper; like every proper
     scoring rule in skcalib it keeps its name from the literature and is negatively
-    oriented: **lower is better**.  Its scorer ``"neg_brier_score"`` (alias ``"brier"``)
-    negates it, so that greater is better as for every scikit-learn scorer.
+    oriented: **lower is better**.  Its scorer ``"brier"`` (``"neg_brier_score"`` is
+    scikit-learn's) negates it, so that greater is better as for every scikit-learn scorer.
 
     Unlike ``sklearn.metrics.brier_score_loss``, string labels with a 1-D ``y_proba`` do
     not need ``pos_label``: the positive class defaults to the greater label.  The
@@ -232,16 +226,11 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     >>> brier_score([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
     0.146...
     """
-    check = _value_check_needed()
-    data = check_classification_input(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        check_values=False,
+    data = check_classification_labels(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
-    total = _brier_sum(data, check)
+    rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
+    total = _brier_sum(data, rows)
     return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
@@ -311,16 +300,11 @@ def negative_log_likelihood(
     ...                         [[.1, .9], [.9, .1], [.8, .2], [.35, .65]])
     0.21616...
     """
-    check = _value_check_needed()
-    data = check_classification_input(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        check_values=False,
+    data = check_classification_labels(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
-    total = _log_loss_sum(data, eps, check)
+    rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
+    total = _log_loss_sum(data, eps, rows)
     return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
@@ -520,12 +504,11 @@ def brier_decomposition(
             sum_fo = float(f[o].sum() if sw is None else np.dot(f[o], sw[o]))
         else:
             sum_ff = 0.0
-            k = P.shape[1]
-            for start, stop in iter_row_chunks(n, k * 8):
-                c = P[start:stop].astype(np.float64)
-                rows = np.einsum("ij,ij->i", c, c)
-                sum_ff += float(rows.sum() if sw is None else np.dot(rows, sw[start:stop]))
-            ptrue = _true_class_proba(data, False)
+            for start, stop, chunk in row_chunks(P):
+                c = chunk.astype(np.float64)
+                row_sq = np.einsum("ij,ij->i", c, c)
+                sum_ff += float(row_sq.sum() if sw is None else np.dot(row_sq, sw[start:stop]))
+            ptrue = _true_class_proba(data)
             sum_fo = float(ptrue.sum() if sw is None else np.dot(ptrue, sw))
         wbv = max((sum_ff - float(np.sum(cnt * fbar * fbar))) / W, 0.0)
         wbc = 2.0 * (sum_fo - float(np.sum(cnt * fbar * obar))) / W
@@ -693,7 +676,7 @@ def score_decomposition(
         # the forecast's own score reads the observed class's column (not 1 - the
         # positive column, which differs when the rows sum to 1 only within tolerance),
         # so that ``score`` is exactly negative_log_likelihood
-        s_fc = _log_loss_sum(data, "auto", False)
+        s_fc = _log_loss_sum(data, "auto")
     score = s_fc / W
     recal = s_rc / W
     unc = s_cl / W

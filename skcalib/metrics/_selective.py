@@ -45,7 +45,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import _accumulate_1d, _top_label_conf_outcome, _uniform_edges
+from ._binning import COUNT, SUM_TRUE, _uniform_edges, accumulate_pairs, probability_outcome
 from ._guard import scorer_misuse_guard
 from ._validation import (
     _check_proba_array,
@@ -117,9 +117,8 @@ def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        check_values=False,
     )
-    conf, correct = _top_label_conf_outcome(data, not data.proba_checked)
+    conf, correct = probability_outcome(data, "top_label")
     wrong = ~np.asarray(correct, dtype=bool)
     if uncertainty is None:
         score, confident_high = conf, True
@@ -786,9 +785,8 @@ def _binned_groups(r, n_bins, custom):
             "for the exact version, which takes any score"
         )
     edges = _uniform_edges(n_bins)
-    count, _, n_correct, _ = _accumulate_1d(
-        x, ~r.wrong, r.sw, edges, 0.0, check=False, gap_only=False, weight_sq=False
-    )
+    sums = accumulate_pairs(x, ~r.wrong, r.sw, edges)
+    count, n_correct = sums[COUNT], sums[SUM_TRUE]
     n_wrong = count - n_correct
     if not custom:  # bins of the confidence: the most confident bin is the last one
         count, n_wrong = count[::-1], n_wrong[::-1]

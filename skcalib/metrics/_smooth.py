@@ -116,7 +116,6 @@ def _smooth_fit(y_true, y_proba, bandwidth, multiclass, sample_weight, labels, p
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        check_values=False,
     )
     p, y = conf_outcome(data, multiclass)
     w = data.sample_weight

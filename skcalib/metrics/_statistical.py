@@ -24,11 +24,10 @@ from sklearn.utils import check_random_state
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import (
     STRATEGIES,
-    _binary_conf_outcome,
-    _top_label_conf_outcome,
     bin_stats,
     check_bin_edges,
     check_n_bins,
+    probability_outcome,
     resolve_multiclass,
 )
 from ._calibration import (
@@ -48,7 +47,6 @@ from ._validation import (
     ClassificationInput,
     _to_numpy,
     check_classification_input,
-    check_proba_values,
 )
 
 __all__ = [
@@ -77,18 +75,10 @@ _CLASSES = np.array([0, 1])
 
 
 def conf_outcome(data, multiclass):
-    """(probability, 0/1 outcome) pairs of validated input: the positive-class
-    probability and outcome (binary), or the confidence and correctness (top-label).
-
-    Probability values are checked here when they have not been.
-    """
-    mode = resolve_multiclass(multiclass, data)
-    if mode == "binary":
-        if not data.proba_checked:
-            check_proba_values(data.proba)
-        conf, outcome = _binary_conf_outcome(data)
-    else:
-        conf, outcome = _top_label_conf_outcome(data, check=not data.proba_checked)
+    """(probability, 0/1 outcome) pairs of validated input as float64 and uint8: the
+    positive-class probability and outcome (binary), or the confidence and correctness
+    (top-label)."""
+    conf, outcome = probability_outcome(data, resolve_multiclass(multiclass, data))
     return np.asarray(conf, dtype=np.float64), np.asarray(outcome, dtype=np.uint8)
 
 
@@ -101,7 +91,6 @@ def binary_input(conf, outcome, sample_weight):
         pos_index=1,
         sample_weight=sample_weight,
         binary_1d=True,
-        proba_checked=True,
     )
 
 
@@ -463,9 +452,7 @@ def _row_bootstrap(metric, y_true, y_proba, sample_weight, kw, n_resamples, rng,
     kw = dict(kw)
     if "labels" not in kw and _accepts(metric, "labels"):
         # a resample that misses a class keeps the columns of y_proba
-        data = check_classification_input(
-            y, P, labels=None, pos_label=kw.get("pos_label"), check_values=False
-        )
+        data = check_classification_input(y, P, labels=None, pos_label=kw.get("pos_label"))
         kw["labels"] = data.classes
     if sw is not None:
         # weight 0 is removal: resample the rows of positive weight, as the bin-level
@@ -830,7 +817,7 @@ def consistency_resampling_test(
     """
     p, y, w = _validated(y_true, y_proba, sample_weight, labels, pos_label, multiclass)
     n_bins = check_n_bins(n_bins)
-    opts = dict(n_bins=n_bins, strategy=strategy, gap_only=norm == "l1")
+    opts = dict(n_bins=n_bins, strategy=strategy)
     statistic = _error(bin_stats(binary_input(p, y, w), **opts), norm)
     rng = check_random_state(random_state)
     if w is not None:  # weight 0 is removal: resample the rows of positive weight

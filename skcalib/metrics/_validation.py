@@ -10,14 +10,18 @@ Performance notes
 -----------------
 * Probabilities are never copied when they already are a float32/float64 numpy array
   (C or F ordered); other dtypes are converted once.
-* Value checks read the probabilities in cache-sized chunks of rows.  For a 2-D array the
-  per-row sum (a BLAS matrix-vector product) both checks that rows sum to one and rules out
-  NaN and inf in that row (a row with a NaN or inf cannot have a finite sum close to 1),
-  and a chunk minimum checks the lower bound.  Kernels that read the probabilities anyway
-  call :func:`check_proba_chunk` on the chunk they already hold, so the data is read from
-  memory once; a kernel whose own work cannot fail on invalid values (the argmax of the
-  top-label pass) defers the comparison of the row sums with :class:`RowCheck`, which
-  saves the per-chunk set-up.
+* Value checks read the probabilities in cache-sized chunks of rows
+  (:func:`checked_rows`).  For a 2-D array the per-row sum (a BLAS matrix-vector
+  product) both checks that rows sum to one and rules out NaN and inf in that row (a row
+  with a NaN or inf cannot have a finite sum close to 1), and a chunk minimum checks the
+  lower bound.
+* Each probability is checked once.  :func:`check_classification_input` checks
+  everything, values included, in its own pass.  The few hot metrics that read the
+  whole probability matrix anyway (the binned calibration errors, the Brier score, the
+  log-likelihood) instead call :func:`check_classification_labels` (everything but the
+  probability values) and then read ``y_proba`` through :func:`checked_rows`, which
+  checks each chunk before it yields it: the chunk is read from memory once, checked and
+  used while it is in cache.
 * Under ``sklearn.config_context(assume_finite=True)`` the value checks of the
   probabilities are skipped (shapes, labels and weights are still checked): the user
   asserts the probabilities are valid, as sklearn's option asserts finiteness.
@@ -29,14 +33,12 @@ A row of a 2-D ``y_proba`` must sum to 1 within :data:`PROBA_TOLERANCE`
 float32), whatever the dtype of the array and the number of classes.  Probabilities
 computed in float32 (a softmax on a GPU, ``predict_proba`` of a float32 model) miss 1 by
 a few float32 ulps, also after conversion to float64, and pass; logits, unnormalised
-scores and rows summing to 0.999 miss it by far more and are rejected.  Entries must be
+scores and rows summing to 0.999 miss it by far more and are rejected.  float16 input
+(half-precision softmax outputs) is checked with the machine epsilon of float16,
+about 9.8e-4, the rounding of its own entries (:func:`row_sum_tolerance`).  Entries must be
 ``>= 0``; an entry of a 2-D row may exceed 1 by at most the same tolerance (a float32 row
 such as ``[1.0003, 0, 0]``), and is binned as 1 (in the last bin), never dropped.  A 1-D
 positive-class probability must lie in ``[0, 1]`` exactly.
-
-The validated input records whether its probability values have been checked
-(:attr:`ClassificationInput.proba_checked`): a kernel that reads the probabilities
-anyway checks each chunk it reads when they have not, so that the data is read once.
 """
 
 from __future__ import annotations
@@ -50,12 +52,14 @@ from sklearn import get_config
 __all__ = [
     "PROBA_TOLERANCE",
     "ClassificationInput",
-    "RowCheck",
     "check_classification_input",
+    "check_classification_labels",
     "check_proba_chunk",
+    "check_proba_values",
     "check_sample_weight",
+    "checked_rows",
     "iter_row_chunks",
-    "raise_first_bad",
+    "row_chunks",
     "row_sum_tolerance",
     "rows_per_chunk",
 ]
@@ -92,9 +96,25 @@ def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
 PROBA_TOLERANCE = float(np.sqrt(np.finfo(np.float32).eps))
 
 
-def row_sum_tolerance(dtype=None):
-    """Absolute tolerance on ``|sum(row) - 1|``: :data:`PROBA_TOLERANCE` for any dtype."""
-    return PROBA_TOLERANCE
+def row_sum_tolerance(dtype):
+    """Absolute tolerance on ``|sum(row) - 1|`` for probabilities given in ``dtype``.
+
+    :data:`PROBA_TOLERANCE` for float32, float64 and any exact type; the machine epsilon
+    of a coarser floating type (float16: 9.77e-4), whose own rounding of each entry
+    moves a row sum by up to half of it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> row_sum_tolerance(np.float64) == PROBA_TOLERANCE
+    True
+    >>> float(row_sum_tolerance(np.float16))
+    0.0009765625
+    """
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        return PROBA_TOLERANCE
+    return max(PROBA_TOLERANCE, float(np.finfo(dtype).eps))
 
 
 @dataclass(frozen=True)
@@ -116,11 +136,11 @@ class ClassificationInput:
     sample_weight : ndarray of shape (n_samples,) float64, or None
     binary_1d : bool
         Whether ``proba`` is the 1-D positive-class probability.
-    proba_checked : bool
-        Whether the values of ``proba`` are known to be valid (checked by
-        :func:`check_classification_input`, or trusted under
-        ``sklearn.config_context(assume_finite=True)``).  When False, every kernel that
-        reads ``proba`` checks the chunks it reads (:func:`check_proba_chunk`).
+    proba_name : str
+        Name of the probability argument in error messages (``"y_proba"``, ``"X"``).
+    tolerance : float
+        Tolerance of the row sums of ``proba`` (:func:`row_sum_tolerance` of the dtype
+        the caller passed).
     """
 
     y: np.ndarray
@@ -129,7 +149,8 @@ class ClassificationInput:
     pos_index: int | None
     sample_weight: np.ndarray | None
     binary_1d: bool
-    proba_checked: bool = True
+    proba_name: str = "y_proba"
+    tolerance: float = PROBA_TOLERANCE
 
     @property
     def n_samples(self):
@@ -150,7 +171,13 @@ class ClassificationInput:
 
 
 def _to_numpy(x, name):
-    """Convert array-likes (lists, pandas objects) to numpy without needless copies."""
+    """Convert array-likes (lists, pandas objects, tensors) to numpy without needless copies.
+
+    A tensor that requires grad (PyTorch) is detached first: a metric reads values and
+    never differentiates through them.
+    """
+    if getattr(x, "requires_grad", False) and callable(getattr(x, "detach", None)):
+        x = x.detach()
     if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
         try:
             x = x.to_numpy()
@@ -247,26 +274,26 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     return sw
 
 
-def _check_y_true(y_true):
-    y = _to_numpy(y_true, "y_true")
+def _check_y_true(y_true, name="y_true"):
+    y = _to_numpy(y_true, name)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim != 1:
         raise ValueError(
-            f"y_true must be a 1-D array of class labels, got an array of shape {y.shape}"
+            f"{name} must be a 1-D array of class labels, got an array of shape {y.shape}"
         )
     if y.shape[0] == 0:
-        raise ValueError("y_true is empty: need at least one sample")
+        raise ValueError(f"{name} is empty: need at least one sample")
     if y.dtype.kind == "f":
         if not np.isfinite(y).all():
-            raise ValueError("y_true contains NaN or infinity")
+            raise ValueError(f"{name} contains NaN or infinity")
     elif y.dtype.kind == "O":
         # pandas missing values
         for v in y[: min(len(y), 1_000_000)]:
             if v is None or (isinstance(v, float) and not np.isfinite(v)):
-                raise ValueError("y_true contains missing values (None or NaN)")
+                raise ValueError(f"{name} contains missing values (None or NaN)")
     elif y.dtype.kind not in "biuUS":
-        raise ValueError(f"y_true has an unsupported dtype {y.dtype}")
+        raise ValueError(f"{name} has an unsupported dtype {y.dtype}")
     return y
 
 
@@ -309,7 +336,7 @@ def _unique_labels(y, min_max=None):
         raise ValueError(f"y_true mixes label types that cannot be sorted: {exc}") from exc
 
 
-def _encode(y, classes, labels_given, min_max=None):
+def _encode(y, classes, labels_given, min_max=None, name="y_true"):
     """Index of each element of y in ``classes``; ValueError naming missing labels.
 
     When the classes are ``0..k-1`` in order and y is an integer array, y already is the
@@ -335,7 +362,7 @@ def _encode(y, classes, labels_given, min_max=None):
             else:
                 idx = lut[(yi - yi.dtype.type(mn)).astype(np.intp)]
             if (idx < 0).any():
-                _raise_missing(y, idx < 0, classes, labels_given)
+                _raise_missing(y, idx < 0, classes, labels_given, name)
             return idx.astype(out_dtype)
     # general path: search in the sorted classes
     try:
@@ -344,20 +371,20 @@ def _encode(y, classes, labels_given, min_max=None):
         pos = np.searchsorted(sorted_cls, y)
     except TypeError as exc:
         raise ValueError(
-            f"y_true labels cannot be compared with labels {list(classes)!r}: {exc}"
+            f"{name} labels cannot be compared with labels {list(classes)!r}: {exc}"
         ) from exc
     pos_c = np.minimum(pos, n_classes - 1)
     ok = sorted_cls[pos_c] == y
     if not np.all(ok):
-        _raise_missing(y, ~np.asarray(ok, dtype=bool), classes, labels_given)
+        _raise_missing(y, ~np.asarray(ok, dtype=bool), classes, labels_given, name)
     return sorter[pos_c].astype(out_dtype)
 
 
-def _raise_missing(y, mask, classes, labels_given):
+def _raise_missing(y, mask, classes, labels_given, name="y_true"):
     missing = np.unique(np.asarray(y[mask]).astype(object).astype(str))[:5]
     where = "labels" if labels_given else "the classes"
     raise ValueError(
-        f"y_true contains labels not in {where} {list(classes.tolist())!r}: {', '.join(missing)}"
+        f"{name} contains labels not in {where} {list(classes.tolist())!r}: {', '.join(missing)}"
     )
 
 
@@ -376,38 +403,41 @@ def _check_labels(labels):
     return classes
 
 
-def _check_proba_array(y_proba):
-    P = _as_float(_to_numpy(y_proba, "y_proba"), "y_proba")
+def _check_proba_array(y_proba, name="y_proba"):
+    """``y_proba`` as a 1-D or 2-D float32/float64 array, and the dtype it was given in."""
+    P = _to_numpy(y_proba, name)
+    given = P.dtype
+    P = _as_float(P, name)
     if P.ndim == 0:
-        raise ValueError("y_proba must be 1-D or 2-D, got a scalar")
+        raise ValueError(f"{name} must be 1-D or 2-D, got a scalar")
     if P.ndim > 2:
         raise ValueError(
-            f"y_proba must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {P.shape}"
+            f"{name} must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {P.shape}"
         )
     if P.ndim == 2 and P.shape[1] == 1:
         P = P[:, 0]
     if P.ndim == 2 and P.shape[1] == 0:
-        raise ValueError("y_proba has 0 columns")
-    return P
+        raise ValueError(f"{name} has 0 columns")
+    return P, given
 
 
-def _format_value_error(P, start, upper=1.0):
+def _format_value_error(P, start, upper=1.0, name="y_proba"):
     """Build the message for a chunk that failed the fast value check."""
     bad_nan = np.isnan(P)
     if bad_nan.any():
         idx = np.argwhere(bad_nan)[0]
-        return f"y_proba contains NaN (first at index {_fmt_index(idx, start)})"
+        return f"{name} contains NaN (first at index {_fmt_index(idx, start)})"
     bad_inf = np.isinf(P)
     if bad_inf.any():
         idx = np.argwhere(bad_inf)[0]
-        return f"y_proba contains infinity (first at index {_fmt_index(idx, start)})"
+        return f"{name} contains infinity (first at index {_fmt_index(idx, start)})"
     bad = (P < 0) | (P > upper)
     if bad.any():
         idx = np.argwhere(bad)[0]
         v = P[tuple(idx)]
         return (
-            f"y_proba must contain probabilities in [0, 1]; "
-            f"y_proba[{_fmt_index(idx, start)}] = {float(v)!r}"
+            f"{name} must contain probabilities in [0, 1]; "
+            f"{name}[{_fmt_index(idx, start)}] = {float(v)!r}"
         )
     return None
 
@@ -434,21 +464,25 @@ def _ones(n, dtype):
 _ONES: dict = {}
 
 
-def check_proba_chunk(chunk, start=0):
+def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERANCE):
     """Check a chunk of probabilities; raise ValueError naming the first bad entry.
 
     Parameters
     ----------
     chunk : ndarray, 1-D or 2-D
-        Rows ``start:start + len(chunk)`` of ``y_proba``.
+        Rows ``start:start + len(chunk)`` of the probability array.
     start : int
         Offset of the chunk, used in messages.
+    name : str, default="y_proba"
+        Name of the array in messages.
+    tolerance : float, default=PROBA_TOLERANCE
+        Tolerance of the row sums (:func:`row_sum_tolerance`).
 
     Notes
     -----
     A 1-D chunk must lie in ``[0, 1]``.  A 2-D chunk must be ``>= 0`` with rows summing
-    to 1 within :data:`PROBA_TOLERANCE`, which also bounds every entry by
-    ``1 + PROBA_TOLERANCE``.  NaN and infinity fail both checks.
+    to 1 within ``tolerance``, which also bounds every entry by ``1 + tolerance``.  NaN
+    and infinity fail both checks.
     """
     if chunk.size == 0:
         return
@@ -456,134 +490,83 @@ def check_proba_chunk(chunk, start=0):
         lo, hi = chunk.min(), chunk.max()
         if lo >= 0 and hi <= 1:  # False for NaN
             return
-        raise ValueError(_format_value_error(chunk, start))
+        raise ValueError(_format_value_error(chunk, start, name=name))
     with np.errstate(all="ignore"):  # NaN/inf rows: reported below, never raised here
         row_sums = chunk @ _ones(chunk.shape[1], chunk.dtype)
-    if chunk.min() >= 0 and _sums_ok(row_sums):  # both False for NaN
-        return
-    _raise_bad_chunk(chunk, start, row_sums)
-
-
-def _sums_ok(row_sums):
-    """Whether every row sum is within :data:`PROBA_TOLERANCE` of 1 (False for NaN)."""
-    if row_sums.size == 0:
-        return True
-    return bool(row_sums.min() >= 1 - PROBA_TOLERANCE and row_sums.max() <= 1 + PROBA_TOLERANCE)
-
-
-def _raise_bad_chunk(chunk, start, row_sums):
-    msg = _format_value_error(chunk, start, upper=1 + PROBA_TOLERANCE)
+    if chunk.min() >= 0 and row_sums.min() >= 1 - tolerance and row_sums.max() <= 1 + tolerance:
+        return  # every comparison is False for NaN
+    msg = _format_value_error(chunk, start, upper=1 + tolerance, name=name)
     if msg is None:
         with np.errstate(all="ignore"):
             dev = np.abs(row_sums - 1)
-        i = int(np.flatnonzero(~(dev <= PROBA_TOLERANCE))[0])
-        msg = _row_sum_message(start + i, row_sums[i])
+        i = int(np.flatnonzero(~(dev <= tolerance))[0])
+        msg = (
+            f"{name} rows must sum to 1 (tolerance {tolerance:.2e}); "
+            f"row {start + i} sums to {float(row_sums[i])!r}. "
+            "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
+        )
     raise ValueError(msg)
 
 
-def _row_sum_message(row, total):
-    return (
-        f"y_proba rows must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); "
-        f"row {row} sums to {float(total)!r}. "
-        "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
-    )
-
-
-class RowCheck:
-    """Value check of a 2-D probability array fused with a kernel's own pass over it.
-
-    For kernels whose work on a chunk cannot fail on invalid values (an argmax, a
-    maximum): inside the ``with`` block, :meth:`update` records each chunk's minimum
-    and row sums while the chunk is in cache; the row sums are compared with 1 in
-    vectorised steps of :attr:`BUFFER_ROWS` rows and on leaving the block, and on
-    failure the whole array is checked again by
-    :func:`check_proba_values` to name the first bad entry.  The result is the same
-    check as :func:`check_proba_chunk` (same tolerance, same messages) at the cost of
-    two in-cache passes per chunk and no per-chunk set-up.  Floating-point warnings of
-    the row sums (a row holding infinity) are silenced inside the block.
+def row_chunks(P):
+    """Yield ``(start, stop, chunk)``: consecutive cache-sized chunks of rows of ``P``.
 
     Examples
     --------
     >>> P = np.array([[0.2, 0.8], [0.5, 0.5]])
-    >>> with RowCheck(P) as check:
-    ...     for start, stop in iter_row_chunks(P.shape[0], P.shape[1] * P.itemsize):
-    ...         check.update(P[start:stop])
+    >>> [(start, stop, chunk.shape) for start, stop, chunk in row_chunks(P)]
+    [(0, 2, (2, 2))]
     """
-
-    #: rows whose sums are kept before they are compared with 1 (bounds the memory)
-    BUFFER_ROWS = 1 << 16
-
-    def __init__(self, P):
-        self._P = P
-        self._ones = _ones(P.shape[1], P.dtype)
-        self._row_sums = np.empty(min(P.shape[0], self.BUFFER_ROWS), dtype=P.dtype)
-        self._filled = 0
-        self._ok = True
-        self._errstate = np.errstate(all="ignore")
-
-    def __enter__(self):
-        self._errstate.__enter__()
-        return self
-
-    def update(self, chunk):
-        """Record the minimum and the row sums of ``chunk``, the next rows of the array."""
-        m = chunk.shape[0]
-        if self._filled + m > self._row_sums.shape[0]:
-            self._flush()
-            if m > self._row_sums.shape[0]:
-                self._row_sums = np.empty(m, dtype=self._row_sums.dtype)
-        np.matmul(chunk, self._ones, out=self._row_sums[self._filled : self._filled + m])
-        self._filled += m
-        if not chunk.min() >= 0:  # NaN or a negative entry
-            self._ok = False
-
-    def _flush(self):
-        self._ok = self._ok and _sums_ok(self._row_sums[: self._filled])
-        self._filled = 0
-
-    def __exit__(self, exc_type, exc, tb):
-        self._errstate.__exit__(exc_type, exc, tb)
-        if exc_type is None:
-            self._flush()
-            if not self._ok:
-                check_proba_values(self._P)  # raises, naming the first bad entry
-                raise ValueError("y_proba contains invalid probabilities")  # pragma: no cover
-        return False
+    row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
+    for start, stop in iter_row_chunks(P.shape[0], row_bytes):
+        yield start, stop, P[start:stop]
 
 
-def raise_first_bad(P, first_bad, row_bytes=None):
-    """Raise the ValueError of a probability array that a compiled check found invalid.
+def checked_rows(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
+    """:func:`row_chunks` of a probability array, each checked before it is yielded.
 
-    ``first_bad`` is the first sample (row) that failed the check.  The message is the
-    one :func:`check_proba_chunk` gives for the chunk of rows holding it (the chunks of
-    the numpy path, ``row_bytes`` per row; default the size of a row of ``P``), so both
-    paths name the same entry.  The compiled check adds a row's entries in another order
-    than numpy's matrix-vector product: within a few ulps of the tolerance the two sums
-    can disagree, and when numpy's passes the message gives the row's float64 sum.
+    The one place where probability values are checked: a metric that reads the whole
+    array reads it through this generator and uses each chunk while it is in cache.
+    Under ``sklearn.config_context(assume_finite=True)`` the chunks are yielded
+    unchecked.
+
+    Parameters
+    ----------
+    P : ndarray of shape (n_samples,) or (n_samples, n_classes)
+        Probabilities (float32 or float64).
+    name : str, default="y_proba"
+        Name of the array in error messages.
+    tolerance : float, default=PROBA_TOLERANCE
+        Tolerance of the row sums (:func:`row_sum_tolerance`).
+
+    Yields
+    ------
+    start, stop : int
+        The rows of the chunk.
+    chunk : ndarray
+        ``P[start:stop]``, a view.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> raise_first_bad(np.array([0.2, 1.5, 0.3]), 1)
+    >>> P = np.array([[0.2, 0.8], [0.5, 0.6]])
+    >>> for start, stop, chunk in checked_rows(P):
+    ...     pass
     Traceback (most recent call last):
     ...
-    ValueError: y_proba must contain probabilities in [0, 1]; y_proba[1] = 1.5
+    ValueError: y_proba rows must sum to 1 (tolerance 3.45e-04); row 1 sums to 1.1. ...
     """
-    if row_bytes is None:
-        row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
-    step = rows_per_chunk(row_bytes)
-    start = (first_bad // step) * step
-    check_proba_chunk(P[start : start + step], start)
-    raise ValueError(_row_sum_message(first_bad, np.sum(P[first_bad], dtype=np.float64)))
+    trusted = get_config()["assume_finite"]
+    for start, stop, chunk in row_chunks(P):
+        if not trusted:
+            check_proba_chunk(chunk, start, name=name, tolerance=tolerance)
+        yield start, stop, chunk
 
 
-def check_proba_values(P):
-    """Chunked value check of a whole probability array (no copy)."""
-    if get_config()["assume_finite"]:
-        return
-    row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
-    for start, stop in iter_row_chunks(P.shape[0], row_bytes):
-        check_proba_chunk(P[start:stop], start)
+def check_proba_values(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
+    """Check a whole probability array (one chunked pass, no copy); see
+    :func:`checked_rows`."""
+    for _ in checked_rows(P, name=name, tolerance=tolerance):
+        pass
 
 
 def check_classification_input(
@@ -593,72 +576,99 @@ def check_classification_input(
     sample_weight=None,
     labels=None,
     pos_label=None,
-    check_values=True,
+    y_name="y_true",
+    proba_name="y_proba",
 ):
-    """Validate classification targets and predicted probabilities.
+    """Validate classification targets and predicted probabilities, values included.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
         Class labels of any kind scikit-learn accepts.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        1-D: probability of the positive class (``pos_label``, default the greater of the
-        two labels).  2-D: one column per class in ``labels`` order (sorted labels by
-        default), as returned by ``predict_proba``.
+        1-D: probability of the positive class (``pos_label``; without it, the labels
+        must be ``{0, 1}`` or ``{-1, 1}`` (or one of them), and the positive class is 1,
+        as in scikit-learn's binary metrics).  2-D: one column per class in ``labels``
+        order (sorted labels by default), as returned by ``predict_proba``.
     sample_weight : array-like of shape (n_samples,), default=None
     labels : array-like, default=None
         The classes and their column order.  Default: the sorted unique labels of
-        ``y_true``; for a 2-D ``y_proba`` with more columns than observed labels and
-        integer ``y_true`` in ``[0, n_columns)``, the classes ``0..n_columns-1``.
+        ``y_true``, which must then be as many as the columns of a 2-D ``y_proba``
+        (a class missing from ``y_true`` cannot be placed: pass ``labels=``).
     pos_label : label, default=None
-        Positive class of a binary problem.  Default: the greater of the two labels
-        (in sort order), whatever the order of ``labels`` or of the columns, as
-        scikit-learn's binary metrics.
-    check_values : bool, default=True
-        Whether to check the probability values now (NaN/inf, range, row sums; see
-        :data:`PROBA_TOLERANCE`).  With False the result has ``proba_checked=False`` and
-        the kernel that reads the probabilities checks each chunk as it reads it, so
-        that the data is read once.  Under ``sklearn.config_context(assume_finite=True)``
-        the values are trusted and never checked.
+        Positive class of a binary problem.  Default: 1 for a 1-D ``y_proba`` (see
+        above); the greater of the two classes (the second column) for a 2-D one.
+    y_name, proba_name : str, default="y_true", "y_proba"
+        Names of the two arrays in error messages (the caller's argument names).
 
     Returns
     -------
     ClassificationInput
         The encoded labels, the probabilities (a view of the input whenever possible),
-        the classes, the positive class, the weights and ``proba_checked``.
+        the classes, the positive class and the weights.
     """
-    y = _check_y_true(y_true)
-    P = _check_proba_array(y_proba)
+    data = check_classification_labels(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        y_name=y_name,
+        proba_name=proba_name,
+    )
+    check_proba_values(data.proba, name=proba_name, tolerance=data.tolerance)
+    return data
+
+
+def check_classification_labels(
+    y_true,
+    y_proba,
+    *,
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+    y_name="y_true",
+    proba_name="y_proba",
+):
+    """:func:`check_classification_input` without the check of the probability values.
+
+    For the metrics that read the whole of ``y_proba`` in one pass anyway: they read it
+    through :func:`checked_rows` (``name=data.proba_name, tolerance=data.tolerance``), so
+    that every value is checked once, in the chunk that is then used.  Anything else
+    must call :func:`check_classification_input`.
+    """
+    y = _check_y_true(y_true, y_name)
+    P, given_dtype = _check_proba_array(y_proba, proba_name)
     n = y.shape[0]
     if P.shape[0] != n:
         raise ValueError(
-            f"y_true and y_proba have different numbers of samples: {n} and {P.shape[0]}"
+            f"{y_name} and {proba_name} have different numbers of samples: {n} and {P.shape[0]}"
         )
     labels_given = labels is not None
     min_max = _int_min_max(y) if y.dtype.kind in "biu" else None
     classes = _check_labels(labels) if labels_given else _unique_labels(y, min_max)
     binary_1d = P.ndim == 1
+    names = (y_name, proba_name)
 
     if binary_1d:
-        classes, pos_index = _binary_classes(classes, pos_label, labels_given, y)
+        classes, pos_index = _binary_classes(classes, pos_label, labels_given, names)
     else:
         k = P.shape[1]
         if len(classes) != k:
-            if (
-                not labels_given
-                and len(classes) < k
-                and y.dtype.kind in "iub"
-                and int(np.min(classes)) >= 0
-                and int(np.max(classes)) < k
-            ):
-                classes = np.arange(k, dtype=y.dtype if y.dtype.kind != "b" else np.intp)
-            else:
-                src = "labels" if labels_given else "y_true"
-                hint = "" if labels_given else "; pass labels= to give the classes"
-                raise ValueError(
-                    f"y_proba has {k} columns but {src} has {len(classes)} classes "
-                    f"{list(classes.tolist())[:10]!r}{hint}"
+            src = "labels" if labels_given else y_name
+            hint = (
+                ""
+                if labels_given
+                else (
+                    f"; the classes cannot be inferred from {y_name} when some are missing "
+                    "from it: pass labels= (e.g. the classes_ of the model), in the column "
+                    f"order of {proba_name}"
                 )
+            )
+            raise ValueError(
+                f"{proba_name} has {k} columns but {src} has {len(classes)} classes "
+                f"{list(classes.tolist())[:10]!r}{hint}"
+            )
         pos_index = None
         if k == 2:
             pos_index = (
@@ -667,14 +677,11 @@ def check_classification_input(
         elif pos_label is not None:
             raise ValueError(
                 f"pos_label={pos_label!r} is only meaningful for binary problems, "
-                f"y_proba has {k} columns"
+                f"{proba_name} has {k} columns"
             )
 
-    y_idx = _encode(y, classes, labels_given, min_max)
+    y_idx = _encode(y, classes, labels_given, min_max, y_name)
     sw = check_sample_weight(sample_weight, n)
-    trusted = get_config()["assume_finite"]
-    if check_values and not trusted:
-        check_proba_values(P)
     return ClassificationInput(
         y=y_idx,
         proba=P,
@@ -682,7 +689,8 @@ def check_classification_input(
         pos_index=pos_index,
         sample_weight=sw,
         binary_1d=binary_1d,
-        proba_checked=bool(check_values or trusted),
+        proba_name=proba_name,
+        tolerance=row_sum_tolerance(given_dtype),
     )
 
 
@@ -704,49 +712,55 @@ def _index_of(classes, label):
     return int(matches[0])
 
 
-def _binary_classes(classes, pos_label, labels_given, y):
+def _is_default_binary(classes):
+    """Whether the classes are {0, 1}, {-1, 1} or one of them: scikit-learn's rule for
+    taking 1 as the positive class when ``pos_label`` is not given."""
+    if classes.dtype.kind not in "biuf":
+        return False
+    values = set(classes.tolist())
+    return values <= {0, 1} or values <= {-1, 1}
+
+
+def _binary_classes(classes, pos_label, labels_given, names):
     """Classes and positive index for a 1-D (positive-class) probability vector."""
+    y_name, proba_name = names
+    src = "labels" if labels_given else y_name
     n_cls = len(classes)
     if n_cls > 2:
         raise ValueError(
-            f"y_proba is 1-D (binary) but {'labels' if labels_given else 'y_true'} has "
-            f"{n_cls} classes {list(classes.tolist())[:10]!r}; pass a 2-D y_proba of shape "
+            f"{proba_name} is 1-D (binary) but {src} has {n_cls} classes "
+            f"{list(classes.tolist())[:10]!r}; pass a 2-D {proba_name} of shape "
             "(n_samples, n_classes) for multiclass problems"
         )
+    if pos_label is None:
+        if not _is_default_binary(classes):
+            shown = ", ".join(repr(c) for c in classes.tolist())
+            raise ValueError(
+                f"{src} takes values in {{{shown}}} and pos_label is not specified, so it "
+                f"is not known which class {proba_name} (1-D) is the probability of: "
+                f"pass pos_label=, or make {src} take values in {{0, 1}} or {{-1, 1}}"
+            )
+        pos_label = True if classes.dtype.kind == "b" else 1
     if n_cls == 2:
-        pos_index = _greater_index(classes) if pos_label is None else _index_of(classes, pos_label)
-        return classes, pos_index
-    # a single observed class
+        return classes, _index_of(classes, pos_label)
+    # a single class: add the other one
     (only,) = classes.tolist()
-    if pos_label is not None:
-        if only == pos_label:
-            other = _implicit_negative(only)
-            if other is None:
-                return classes, 0
-            return np.array([other, only], dtype=classes.dtype), 1
-        try:
-            arr = np.array([only, pos_label])
-        except Exception:  # pragma: no cover
-            arr = np.array([only, pos_label], dtype=object)
-        return arr, 1
-    if isinstance(only, bool | np.bool_) or (
-        isinstance(only, numbers.Integral | numbers.Real) and only in (0, 1, -1)
-    ):
-        if only == 1:
-            return np.array([0 if not isinstance(only, bool) else False, only]).astype(
-                classes.dtype
-            ), 1
-        return np.array([only, 1]).astype(classes.dtype), 1
-    raise ValueError(
-        f"y_true contains a single class {only!r} and y_proba is 1-D, so the positive "
-        "class is ambiguous; pass pos_label= or labels="
-    )
+    if only == pos_label:
+        other = _implicit_negative(only)
+        if other is None:
+            return classes, 0
+        return np.array([other, only], dtype=classes.dtype), 1
+    try:
+        both = np.array([only, pos_label])
+    except Exception:  # pragma: no cover
+        both = np.array([only, pos_label], dtype=object)
+    return both, 1
 
 
 def _implicit_negative(pos):
     if isinstance(pos, bool | np.bool_):
         return False
-    if isinstance(pos, numbers.Integral) and pos == 1:
+    if isinstance(pos, numbers.Integral | numbers.Real) and pos == 1:
         return 0
     return None
 

@@ -19,7 +19,7 @@ from skcalib.metrics import (
     static_calibration_error,
     thresholded_adaptive_calibration_error,
 )
-from skcalib.metrics._binning import GapSums, assign_bins, bin_stats, uniform_bin_edges
+from skcalib.metrics._binning import assign_bins, bin_stats, stats_of_input, uniform_bin_edges
 from skcalib.metrics._calibration import _error
 from skcalib.metrics._validation import check_classification_input
 
@@ -84,7 +84,9 @@ def test_hand_computed_multiclass_top_label_and_classwise():
     y = [0, 2, 2]
     # top-label confidences .7 (correct), .6 (wrong), .6 (correct)
     # bins of width .1: (.6,.7] -> |1-.7| ; (.5,.6] -> acc .5 conf .6
-    assert expected_calibration_error(y, P, n_bins=10) == pytest.approx((0.3 + 0.2) / 3)
+    # class 1 is missing from y: the classes are given
+    ece = expected_calibration_error(y, P, n_bins=10, labels=[0, 1, 2])
+    assert ece == pytest.approx((0.3 + 0.2) / 3)
     # class-wise, Nixon normalisation: sum_k sum_b n_kb/N |acc - conf| / K
     P2 = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]
     sce = static_calibration_error([0, 1, 2], P2, n_bins=10)
@@ -212,6 +214,7 @@ def _random_case(rng, n, k, *, with_edges=True):
         P[:m, 1] = 0.4
         P[:m, 2 % k] += 0.2
     y = np.array([rng.choice(k, p=row) for row in P])
+    y[-k:] = np.arange(k)  # every class occurs: the classes are those of y
     return y, P
 
 
@@ -290,10 +293,13 @@ def test_binary_1d_equals_two_columns():
 def test_pos_label_selects_the_positive_class():
     y = np.array(["a", "b", "b", "a", "b"])
     p_b = np.array([0.2, 0.7, 0.9, 0.4, 0.6])
-    default = expected_calibration_error(y, p_b, n_bins=5)
+    # string labels: the class of a 1-D y_proba must be named, as in scikit-learn
+    with pytest.raises(ValueError, match=r"takes values in \{'a', 'b'\} and pos_label is not"):
+        expected_calibration_error(y, p_b, n_bins=5)
+    default = expected_calibration_error(y, p_b, n_bins=5, pos_label="b")
     # same thing seen from the other class
     flipped = expected_calibration_error(y, 1 - p_b, n_bins=5, pos_label="a")
-    slow = slow_gce(list(y), list(p_b), n_bins=5)
+    slow = slow_gce(list(y), list(p_b), n_bins=5, pos_label="b")
     assert default == pytest.approx(slow)
     slow_a = slow_gce(list(y), list(1 - p_b), n_bins=5, pos_label="a")
     assert flipped == pytest.approx(slow_a)
@@ -391,18 +397,22 @@ def test_threshold_one_class_left_gives_zero_not_nan():
 
 
 @pytest.mark.parametrize("mc", ["auto", "top_label", "classwise"])
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_gap_only_stats_match_full_stats(mc, weighted):
+def test_checked_pass_equals_kernel_on_validated_input(mc, strategy, weighted):
+    # the public entry checks the values while it bins them; the kernel on validated
+    # input reads the same chunks: the two give the same statistics
     rng = np.random.default_rng(12)
-    y, P = _random_case(rng, 700, 3)
-    sw = rng.random(700) if weighted else None
+    y, P = _random_case(rng, 70_000, 3)  # several chunks
+    sw = rng.random(70_000) if weighted else None
     data = check_classification_input(y, P, sample_weight=sw)
-    full = bin_stats(data, multiclass=mc, threshold=0.1)
-    gap = bin_stats(data, multiclass=mc, threshold=0.1, gap_only=True)
-    assert isinstance(gap, GapSums) and isinstance(full, BinStats)
-    assert_allclose(gap.sum_gap, full.sum_true - full.sum_proba, atol=1e-12)
-    assert_array_equal(gap.bin_edges, full.bin_edges)
-    assert _error(gap, "l1") == pytest.approx(calibration_error_from_bin_stats(full), abs=1e-14)
+    opts = dict(multiclass=mc, strategy=strategy, n_bins=7, threshold=0.1)
+    kernel = bin_stats(data, **opts)
+    public = stats_of_input(y, P, sample_weight=sw, **opts)
+    for name in ("count", "sum_proba", "sum_true", "bin_edges"):
+        assert_array_equal(getattr(public, name), getattr(kernel, name))
+    assert (public.sum_weight_sq is None) == (not weighted)
+    assert public.total_weight == kernel.total_weight
 
 
 # --------------------------------------------------------------------------------------
@@ -576,7 +586,7 @@ def test_default_positive_class_is_the_greater_label():
     assert expected_calibration_error(y, P2, n_bins=2) == ref
     assert expected_calibration_error(y, P2[:, ::-1], n_bins=2, labels=[1, 0]) == ref
     s = np.array(["no", "yes"])[y]
-    assert expected_calibration_error(s, p, n_bins=2, labels=["yes", "no"]) == ref
+    assert expected_calibration_error(s, p, n_bins=2, pos_label="yes") == ref
 
 
 @pytest.mark.parametrize("bad", [True, False, 0, -3, 2.0, "3"])
@@ -590,9 +600,8 @@ def test_n_bins_must_be_a_positive_int(bad):
 def test_uint64_labels_beyond_int64():
     big = np.array([2**63, 2**63 + 1, 2**63 + 1, 2**63], dtype=np.uint64)
     p = [0.1, 0.8, 0.6, 0.4]
-    assert expected_calibration_error(big, p, n_bins=2) == expected_calibration_error(
-        [0, 1, 1, 0], p, n_bins=2
-    )
+    ece = expected_calibration_error(big, p, n_bins=2, pos_label=2**63 + 1)
+    assert ece == expected_calibration_error([0, 1, 1, 0], p, n_bins=2)
     P = np.array([[0.9, 0.1], [0.2, 0.8], [0.4, 0.6], [0.6, 0.4]])
     assert static_calibration_error(big, P, n_bins=2) == static_calibration_error(
         [0, 1, 1, 0], P, n_bins=2

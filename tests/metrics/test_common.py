@@ -211,6 +211,7 @@ def _data(kind, seed=0, n=150):
     k = 2 if kind == "binary_2d" else 4
     P = rng.dirichlet(np.ones(k), size=n)
     y = np.array([rng.choice(k, p=r) for r in P])
+    y[-k:] = np.arange(k)  # every class occurs
     return y, P
 
 
@@ -261,10 +262,13 @@ def test_label_encoding_invariance(name, kind):
     y, P = _data(kind, seed=4)
     ref = metric(y, P)
     names = np.array(["ant", "bee", "cat", "dog"])
+    # a 1-D y_proba of labels other than {0, 1} / {-1, 1} needs pos_label (sklearn's rule)
+    pos = {"pos_label": names[1]} if P.ndim == 1 else {}
     # strings in the same sorted order
-    assert metric(names[y], P) == pytest.approx(ref, abs=1e-15)
+    assert metric(names[y], P, **pos) == pytest.approx(ref, abs=1e-15)
     # shifted integers
-    assert metric(y + 10, P) == pytest.approx(ref, abs=1e-15)
+    shifted = {"pos_label": 11} if P.ndim == 1 else {}
+    assert metric(y + 10, P, **shifted) == pytest.approx(ref, abs=1e-15)
     # shuffled class order given through labels=
     if P.ndim == 2:
         k = P.shape[1]
@@ -285,10 +289,14 @@ def test_label_encoding_invariance(name, kind):
         v = metric(names[y], 1 - P, pos_label="ant")
         tol = 0.05 if name in MIRROR_APPROXIMATE else 1e-12
         assert v == pytest.approx(ref, abs=tol)
-        v2 = metric(names[y].astype(object), P)
+        v2 = metric(names[y].astype(object), P, pos_label="bee")
         assert v2 == pytest.approx(ref, abs=1e-15)
+        with pytest.raises(ValueError, match="pos_label"):
+            metric(names[y], P)
     if kind == "multiclass":
-        assert metric(y.astype(bool), P) == metric(y.astype(bool).astype(int), P)
+        # two observed classes for four columns: which columns they are is not known
+        with pytest.raises(ValueError, match="labels="):
+            metric(y.astype(bool), P)
     else:
         assert metric(y.astype(bool), P) == pytest.approx(ref, abs=1e-15)
 
