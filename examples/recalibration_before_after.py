@@ -46,6 +46,7 @@ print(row("uncalibrated", model.predict_proba(X_test)))
 # ---------------------------------------------
 methods = {
     "temperature": "temperature",
+    "Platt (sklearn sigmoid)": "sigmoid",
     "vector scaling": "vector",
     "matrix scaling": "matrix",
     "ensemble temperature": "ensemble_temperature",
@@ -60,7 +61,9 @@ for name, method in methods.items():
 
 # %%
 # Temperature scaling keeps the predicted class (same accuracy) and only tempers the
-# confidence; the flexible methods can also change the predictions.  Histogram and
+# confidence; the flexible methods can also change the predictions.  Platt scaling is
+# scikit-learn's ``method="sigmoid"``: naive Bayes has no ``decision_function``, so it
+# fits one sigmoid per class to the raw probabilities, one-vs-rest.  Histogram and
 # isotonic calibration can output exact zeros, which the NLL punishes hard (it is
 # clipped at the machine epsilon): prefer a scaling method when the log-likelihood
 # matters.

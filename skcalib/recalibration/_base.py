@@ -426,8 +426,8 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         n = X.shape[0]
         if y_arr.shape[0] != n:
             raise ValueError(f"y and X have different numbers of samples: {y_arr.shape[0]} and {n}")
-        classes = self._fit_classes(y_arr, X)
         sw = check_sample_weight(detach(sample_weight), n)
+        classes = self._fit_classes(y_arr, X)
         if self.input == "auto":
             input_type = "proba" if _looks_like_proba(X, scan) else "logits"
         else:

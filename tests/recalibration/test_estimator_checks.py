@@ -8,7 +8,9 @@ check must pass.  ``RecalibratedClassifier`` is an ordinary classifier and passe
 ``check_estimator`` with no expected failure.
 """
 
+import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import (
     check_estimator,
@@ -22,6 +24,7 @@ from skcalib.recalibration import (
     HistogramBinning,
     IsotonicCalibration,
     MatrixScaling,
+    PlattScaling,
     RecalibratedClassifier,
     ScalingBinning,
     TemperatureScaling,
@@ -37,6 +40,7 @@ CALIBRATORS = [
     IsotonicCalibration(),
     BetaCalibration(),
     ScalingBinning(),
+    PlattScaling(),
 ]
 
 _COLUMNS = (
@@ -60,13 +64,50 @@ CALIBRATOR_XFAIL = {
 }
 
 
+#: checks whose data have more feature columns than classes, the labels being some of
+#: 0..columns-1: a calibrator reads the columns as the scores of the classes
+#: 0..columns-1, some of them missing from y, and is told so as a caller whose
+#: calibration data miss classes tells it, with classes=range(columns) (without it,
+#: fit rightly raises a ValueError asking for classes)
+COLUMNS_OF_CHECK = {
+    "check_all_zero_sample_weights_error": 20,  # 2 classes [0, 1]
+    "check_dtype_object": 10,  # 4 classes [0, 1, 2, 3]
+    "check_estimators_dtypes": 5,  # 2 classes [1, 2]
+    "check_estimators_pickle": 3,  # 2 classes [0, 1]
+    "check_n_features_in_after_fitting": 4,  # 3 classes [0, 1, 2]
+    "check_non_transformer_estimators_n_iter": 4,  # iris: 3 classes
+    "check_pipeline_consistency": 3,  # 2 classes [0, 1]
+    "check_positive_only_tag_during_fit": 4,  # iris: 3 classes
+    "check_sample_weight_equivalence_on_dense_data": 30,  # 3 classes [0, 1, 2]
+}
+
+
 def _expected_failed_checks(estimator):
     return CALIBRATOR_XFAIL
 
 
+def _check_name(check):
+    name = getattr(check, "func", check).__name__
+    return name.split("(")[0]
+
+
 @parametrize_with_checks(CALIBRATORS, expected_failed_checks=_expected_failed_checks)
 def test_calibrators_pass_sklearn_checks(estimator, check):
+    columns = COLUMNS_OF_CHECK.get(_check_name(check))
+    if columns is not None:
+        estimator = clone(estimator).set_params(classes=np.arange(columns))
     check(estimator)
+
+
+def test_checks_with_more_columns_than_classes_need_classes():
+    # the checks above given classes: without it, fit asks for it
+    X = np.random.default_rng(0).random((30, 4))
+    y = np.arange(30) % 3
+    for estimator in CALIBRATORS:
+        with pytest.raises(ValueError, match="X has 4 columns but y has 3 classes.*classes="):
+            clone(estimator).fit(X, y)
+        fitted = clone(estimator).set_params(classes=np.arange(4)).fit(X, y)
+        assert fitted.predict_proba(X).shape == (30, 4)
 
 
 #: the checks the equal-mass bins of ScalingBinning cannot pass inside
@@ -128,6 +169,7 @@ CALIBRATOR_SENSITIVE_CHECKS = {
 @pytest.mark.parametrize(
     "method",
     [
+        "sigmoid",
         "vector",
         "matrix",
         "ensemble_temperature",
