@@ -32,9 +32,11 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d,
 
 from ..metrics._validation import (
     PROBA_TOLERANCE,
-    check_classification_input,
+    check_classification_labels,
+    check_proba_values,
     check_sample_weight,
     iter_row_chunks,
+    row_sum_tolerance,
 )
 from ..utils._sklearn_compat import StrOptions, fit_context
 
@@ -143,43 +145,18 @@ def _looks_like_proba(X, scan):
     return scan.lo >= 0 and scan.sums_to_one
 
 
-def _first_bad_proba(X):
-    """Message naming the first entry (1-D) or row (2-D) of ``X`` that is not a
-    probability, by the rule of :mod:`skcalib.metrics`: a 1-D ``X`` lies in [0, 1]; a
-    2-D ``X`` is >= 0 with rows summing to 1 within :data:`PROBA_TOLERANCE`."""
-    if X.ndim == 1:
-        i = int(np.flatnonzero(~((X >= 0) & (X <= 1)))[0])
-        return f"X must contain probabilities in [0, 1]; X[{i}] = {float(X[i])!r}"
-    k = X.shape[1]
-    for start, stop in iter_row_chunks(X.shape[0], k * X.itemsize, SCAN_CHUNK_BYTES):
-        c = X[start:stop]
-        neg = (c < 0).any(axis=1)
-        with np.errstate(all="ignore"):
-            off = ~(np.abs(c.sum(axis=1) - 1) <= PROBA_TOLERANCE)
-        bad = np.flatnonzero(neg | off)
-        if bad.size:
-            i = int(bad[0])
-            if neg[i]:
-                j = int(np.flatnonzero(c[i] < 0)[0])
-                return (
-                    f"X must contain probabilities in [0, 1]; "
-                    f"X[{start + i}, {j}] = {float(c[i, j])!r}"
-                )
-            total = float(np.sum(c[i], dtype=np.float64))
-            return (
-                f"rows of X must sum to 1 (tolerance {PROBA_TOLERANCE:.2e}); row {start + i} "
-                f"sums to {total!r}. Pass probabilities (e.g. from predict_proba or a "
-                "softmax), not scores or logits"
-            )
-    return None  # pragma: no cover - called only when the scan found a bad row
-
-
 def check_proba(X, scan, why):
-    """The probability check of :mod:`skcalib.metrics` (same rule, same tolerance) on
-    the facts of :func:`scan_rows`; a ValueError names the first bad entry of ``X``
-    and says why ``X`` was read as probabilities (``why``)."""
-    if not _looks_like_proba(X, scan):
-        raise ValueError(f"{_first_bad_proba(X)} ({why})")
+    """The probability check of :mod:`skcalib.metrics` on ``X``, run when the facts of
+    :func:`scan_rows` (same rule, same tolerance) show a bad entry: its ValueError
+    names the first bad entry of ``X``, and says why ``X`` was read as probabilities
+    (``why``).  Under ``sklearn.config_context(assume_finite=True)`` the values are
+    trusted, as by the metrics."""
+    if _looks_like_proba(X, scan):
+        return
+    try:
+        check_proba_values(X, name="X", tolerance=row_sum_tolerance(X.dtype))
+    except ValueError as exc:
+        raise ValueError(f"{exc} ({why})") from None
 
 
 def log_proba(P):
@@ -439,13 +416,16 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
                 else "input='auto' read X as probabilities"
             )
             check_proba(X, scan, why)
-        # the labels, encoded by the validation of skcalib.metrics; X itself is checked
-        # above, so a stand-in of its shape is validated with it
-        data = check_classification_input(
+        # the labels, encoded by the validation of skcalib.metrics; the values of X
+        # are checked above (probabilities) or are no probabilities (logits), so a
+        # stand-in of its shape goes with y
+        data = check_classification_labels(
             y_arr,
             _uniform_like(X),
             labels=classes,
             pos_label=classes[1] if X.ndim == 1 else None,
+            y_name="y",
+            proba_name="X",
         )
         self.classes_ = classes
         self.input_type_ = input_type

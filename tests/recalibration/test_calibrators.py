@@ -714,8 +714,8 @@ def test_messages_name_x_at_the_source():
         "holds probabilities)"
     )
     bad = P.copy()
-    bad[3] *= 1.5
-    with pytest.raises(ValueError, match=r"^rows of X must sum to 1 .*; row 3 sums to 1.5"):
+    bad[3] = 0.2
+    with pytest.raises(ValueError, match=r"^X rows must sum to 1 .*; row 3 sums to 0.6"):
         IsotonicCalibration(input="proba").fit(bad, y)
     msg = r"^X must contain probabilities in \[0, 1\]; X\[4\] = 1.5"
     with pytest.raises(ValueError, match=msg):
