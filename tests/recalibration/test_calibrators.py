@@ -723,6 +723,47 @@ def test_messages_name_x_at_the_source():
     assert "y_proba" not in str(exc.value)
 
 
+class _GradTensor:
+    """A stand-in of a PyTorch tensor on a GPU that requires grad: numpy cannot
+    convert it until it is detached and moved to the CPU (as with torch)."""
+
+    __module__ = "torch"
+
+    def __init__(self, a, requires_grad=True, device="cuda"):
+        self.a, self.requires_grad, self.device = np.asarray(a), requires_grad, device
+        self.ndim = self.a.ndim
+
+    def __array__(self, dtype=None, copy=None):
+        if self.requires_grad or self.device != "cpu":
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad.")
+        return self.a if dtype is None else self.a.astype(dtype)
+
+    def __len__(self):
+        return len(self.a)
+
+    def detach(self):
+        return _GradTensor(self.a, False, self.device)
+
+    def cpu(self):
+        return _GradTensor(self.a, self.requires_grad, "cpu")
+
+
+@pytest.mark.parametrize("cls", ALL, ids=IDS)
+def test_tensors_are_detached(cls):
+    Z, y, _ = synthetic(300, 3, seed=16)
+    P = softmax(Z, axis=1)
+    with pytest.raises(RuntimeError):
+        np.asarray(_GradTensor(P))
+    est = cls().fit(_GradTensor(P), _GradTensor(y, requires_grad=False))
+    ref = cls().fit(P, y)
+    np.testing.assert_array_equal(est.predict_proba(_GradTensor(P)), ref.predict_proba(P))
+    w = np.random.default_rng(0).random(300)
+    est = cls(classes=_GradTensor([0, 1, 2], requires_grad=False))
+    est.fit(_GradTensor(P), y, sample_weight=_GradTensor(w))
+    ref = cls().fit(P, y, sample_weight=w)
+    np.testing.assert_array_equal(est.predict_proba(P), ref.predict_proba(P))
+
+
 def test_torch_tensors_that_require_grad():
     torch = pytest.importorskip("torch")
     Z, y, _ = synthetic(500, 3, seed=16)
