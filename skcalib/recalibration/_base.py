@@ -12,7 +12,11 @@ A calibrator is fitted on the output of a model on held-out data, ``X``, and the
   log-odds of the positive class (``decision_function`` of a binary model).
 
 ``input="auto"`` reads ``X`` as probabilities when every entry lies in ``[0, 1]`` and,
-for 2-D ``X``, every row sums to 1 within :data:`PROBA_TOLERANCE`; otherwise as logits.
+for 2-D ``X``, every row sums to 1 within :data:`PROBA_TOLERANCE`; as logits when some
+entry lies outside ``[0, 1]``.  A 2-D ``X`` whose entries all lie in ``[0, 1]`` but
+whose rows do not sum to 1 (rounded probabilities, or scores in ``[0, 1]``) is
+ambiguous: ``fit`` raises a ValueError asking for ``input="proba"`` (after normalising
+the rows) or ``input="logits"``.
 The decision is taken at ``fit`` time and stored in ``input_type_``; ``predict_proba``
 reads its ``X`` the same way.  Probabilities become logits as ``log p`` (clipped below
 at the machine epsilon of the dtype, as the log-loss of :mod:`skcalib.metrics` clips;
@@ -137,6 +141,22 @@ def scan_rows(X):
             with np.errstate(all="ignore"):
                 ok = bool(np.abs(rs - 1).max() <= PROBA_TOLERANCE)
     return ScanResult(row_max, lo, hi, ok)
+
+
+def _raise_ambiguous(X):
+    """``input="auto"`` on entries in [0, 1] whose rows do not sum to 1: rounded
+    probabilities (a CSV export with 2 decimals) or scores that happen to lie in [0, 1].
+    Read either way, the other reading would give other numbers: ask."""
+    with np.errstate(all="ignore"):
+        dev = np.abs(X.sum(axis=1, dtype=np.float64) - 1)
+    row = int(np.argmax(dev > PROBA_TOLERANCE))
+    raise ValueError(
+        f"input='auto' cannot tell whether X holds probabilities or logits: every entry "
+        f"lies in [0, 1] but row {row} sums to {float(X[row].sum(dtype=np.float64))!r} "
+        f"(tolerance {PROBA_TOLERANCE:.2e}). If X holds rounded probabilities, divide each "
+        "row by its sum and pass input='proba'; if it holds scores or logits, pass "
+        "input='logits'"
+    )
 
 
 def _looks_like_proba(X, scan):
@@ -407,6 +427,8 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         classes = self._fit_classes(y_arr, X)
         if self.input == "auto":
             input_type = "proba" if _looks_like_proba(X, scan) else "logits"
+            if input_type == "logits" and X.ndim == 2 and scan.lo >= 0 and scan.hi <= 1:
+                _raise_ambiguous(X)
         else:
             input_type = self.input
         if input_type == "proba":

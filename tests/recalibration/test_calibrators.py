@@ -819,3 +819,29 @@ def test_temperature_bound_warnings_say_what_happened(scale, bound):
     assert record[0].filename == __file__  # points at the caller
     # rescaled as the warning says, the fit recovers the temperature
     assert TemperatureScaling(input="logits").fit(Z, y).temperature_ == pytest.approx(2.5, rel=0.1)
+
+
+def test_auto_input_refuses_rounded_probabilities():
+    # probabilities exported with 2 decimals: rows sum to 0.99-1.01.  Read as logits they
+    # would be softmaxed again (a silently different model); input="auto" asks instead
+    rng = np.random.default_rng(0)
+    P = rng.dirichlet(np.ones(3), size=200)
+    y = np.array([rng.choice(3, p=row) for row in P])
+    y[:3] = [0, 1, 2]
+    rounded = np.round(P, 2)
+    assert np.abs(rounded.sum(axis=1) - 1).max() > 1e-3
+    with pytest.raises(
+        ValueError,
+        match=r"cannot tell whether X holds probabilities.*"
+        r"input='proba'.*input='logits'",
+    ):
+        TemperatureScaling().fit(rounded, y)
+    # both explicit readings work, and differ
+    normalised = rounded / rounded.sum(axis=1, keepdims=True)
+    as_proba = TemperatureScaling(input="proba").fit(normalised, y)
+    as_logits = TemperatureScaling(input="logits").fit(rounded, y)
+    assert as_proba.input_type_ == "proba" and as_logits.input_type_ == "logits"
+    assert not np.allclose(as_proba.predict_proba(normalised), as_logits.predict_proba(rounded))
+    # exact probabilities and real logits are still read without asking
+    assert TemperatureScaling().fit(P, y).input_type_ == "proba"
+    assert TemperatureScaling().fit(np.log(P) * 2, y).input_type_ == "logits"
