@@ -10,6 +10,8 @@ import os
 import re
 import sys
 
+import numpy as np
+
 from ._io import PredictionsFileError, read_predictions
 from ._report import calibration_report
 
@@ -101,6 +103,13 @@ def add_report_parser(subparsers):
         help="column naming the model of each row (several models in one file)",
     )
     p.add_argument(
+        "--sep",
+        metavar="S",
+        default=None,
+        help="separator of a .csv file: ',', ';' or '\\t' (tab) (default: detected "
+        "from the first lines)",
+    )
+    p.add_argument(
         "--n-bins",
         metavar="N",
         type=_positive_int,
@@ -182,32 +191,14 @@ def run_report(args):
         if args.proba_cols is not None:
             proba_cols = [c.strip() for c in args.proba_cols.split(",") if c.strip()]
         try:
-            pred = read_predictions(
-                src,
-                label_col=args.label_col,
-                proba_cols=proba_cols,
-                model_col=args.model_col,
-                renormalize=args.renormalize,
-            )
-        except (PredictionsFileError, OSError) as exc:
-            return _error(f"{src}: {_message(exc)}")
-        y_proba = pred.y_proba if len(pred.y_proba) > 1 else pred.y_proba["model"]
-        try:
-            reports = [
-                calibration_report(
-                    pred.y_true,
-                    y_proba,
-                    n_bins=args.n_bins,
-                    labels=pred.labels,
-                    pos_label=pred.pos_label,
-                    title=pred.title,
-                )
-            ]
-        except (ValueError, KeyError) as exc:
-            msg = _locate(_message(exc), pred)
+            reports = _file_reports(src, args, proba_cols)
+        except _MetricError as err:
+            msg = _locate(_message(err.exc), err.pred)
             if "sum to 1" in msg and not args.renormalize:
                 msg += " (if the probabilities were rounded when saved, add --renormalize)"
             return _error(f"{src}: {msg}")
+        except (PredictionsFileError, OSError) as exc:
+            return _error(f"{src}: {_message(exc)}")
 
     print("\n\n".join(r.to_string(digits=args.digits) for r in reports))
     if args.out is not None:
@@ -221,6 +212,77 @@ def run_report(args):
         if note:
             print(f"skcalib: note: {note}", file=sys.stderr)
     return 0
+
+
+class _MetricError(Exception):
+    """A metric rejected the predictions read from a file (``exc``, with ``pred``)."""
+
+    def __init__(self, exc, pred):
+        super().__init__(str(exc))
+        self.exc, self.pred = exc, pred
+
+
+def _file_reports(src, args, proba_cols):
+    """The reports of a predictions file; :class:`_MetricError` when a metric rejects it."""
+    options = {
+        "label_col": args.label_col,
+        "proba_cols": proba_cols,
+        "model_col": args.model_col,
+        "renormalize": args.renormalize,
+        "sep": args.sep,
+    }
+    pred = read_predictions(src, **options)
+    try:
+        return [_report_of(pred, args.n_bins)]
+    except (ValueError, KeyError) as exc:
+        if not pred.fast:
+            raise _MetricError(exc, pred) from exc
+    # the rows of the fast CSV reader have no line numbers: the reference reader reads
+    # the file again, for the message with the file line of the bad row
+    pred = read_predictions(src, **options, fast=False)
+    try:
+        return [_report_of(pred, args.n_bins)]
+    except (ValueError, KeyError) as exc:
+        raise _MetricError(exc, pred) from exc
+
+
+def _report_of(pred, n_bins):
+    """The report of predictions read from a file.
+
+    When the labels were encoded once (``pred.classes``), the metrics get the integer
+    codes with ``labels=0..k-1`` (so no metric sorts the labels again) and the report
+    names the classes afterwards; the numbers are those of the labels themselves.
+    """
+    multi = len(pred.y_proba) > 1
+    y_proba = pred.y_proba if multi else pred.y_proba["model"]
+    if pred.classes is None:
+        return calibration_report(
+            pred.y_true,
+            y_proba,
+            n_bins=n_bins,
+            labels=pred.labels,
+            pos_label=pred.pos_label,
+            title=pred.title,
+        )
+    y_codes = pred.y_codes if multi else pred.y_codes["model"]
+    report = calibration_report(
+        y_codes,
+        y_proba,
+        n_bins=n_bins,
+        labels=np.arange(len(pred.classes)),
+        pos_label=pred.pos_index,
+        title=pred.title,
+    )
+    for m in report.models:
+        report.classes[m] = np.asarray(pred.classes)[np.asarray(report.classes[m], dtype=int)]
+        pos = report.positive_class[m]
+        if pos is not None:
+            report.positive_class[m] = _py(pred.classes[int(pos)])
+    return report
+
+
+def _py(v):
+    return v.item() if isinstance(v, np.generic) else v
 
 
 def _message(exc):

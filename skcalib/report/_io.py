@@ -13,13 +13,23 @@ Every other column is a probability column unless ``proba_cols`` names them.
 NPZ: arrays ``y_true`` (n_samples,) and ``y_proba`` ((n_samples,) or
 (n_samples, n_classes)), optionally ``labels`` (the classes in column order).
 
-CSV files are read with the standard library (pandas is not needed); Parquet files need
-pandas and pyarrow.
+CSV files are read with pandas' C parser when pandas is installed, else with the standard
+library's ``csv`` module; the standard-library reader is the reference (its messages name the
+file line of a bad row), so any input the fast reader does not accept exactly is read again
+by it.  The separator (``,``, ``;`` or tab) is detected from the first lines unless given.  A
+first column without a name (the index ``pandas.DataFrame.to_csv`` writes by default) is
+ignored.  Parquet files need pandas and pyarrow.
+
+Labels are encoded once: the label column is factorised (hashing, not sorting), the few
+distinct values are typed and matched with the probability columns, and
+:attr:`Predictions.y_codes` holds each row's index in :attr:`Predictions.classes`, so the
+metrics never sort the labels again.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
 import re
@@ -32,6 +42,12 @@ __all__ = ["PredictionsFileError", "Predictions", "read_predictions"]
 
 #: Largest deviation of a row sum from 1 that ``renormalize=True`` accepts.
 RENORMALIZE_TOLERANCE = 0.01
+
+#: Separators tried when none is given, in order of preference on a tie.
+SEPARATORS = (",", ";", "\t")
+
+#: Names ``--sep`` accepts for the tab character.
+_TAB_NAMES = ("\\t", "tab", "TAB")
 
 
 class PredictionsFileError(ValueError):
@@ -49,9 +65,26 @@ class Predictions:
     pos_label: object = None
     #: model name -> file line number of each row (CSV only), for error messages
     lines: dict = field(default_factory=dict)
+    #: the classes (ndarray), when the labels were encoded once: then ``y_codes[model]`` is
+    #: the index of each row's label in ``classes`` and the probability columns are in
+    #: ``classes`` order (``pos_index``: the positive class of a single column)
+    classes: object = None
+    y_codes: dict = field(default_factory=dict)
+    pos_index: object = None
+    #: True when read by the fast (pandas) CSV reader, whose rows have no line numbers
+    fast: bool = False
 
 
-def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None, renormalize=False):
+def read_predictions(
+    path,
+    *,
+    label_col=None,
+    proba_cols=None,
+    model_col=None,
+    renormalize=False,
+    sep=None,
+    fast=True,
+):
     """Read a predictions file (.csv, .parquet or .npz).
 
     Parameters
@@ -67,6 +100,11 @@ def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None, r
     renormalize : bool, default=False
         Divide each probability row by its sum (for probabilities rounded when saved);
         rows whose sum differs from 1 by more than 0.01 are still rejected.
+    sep : str, default=None
+        Separator of a CSV file (``","``, ``";"``, ``"\\t"``...); detected when None.
+    fast : bool, default=True
+        Read CSV files with pandas when it is installed; False: with the ``csv`` module
+        (slower, and the reference: its messages name file lines).
 
     Returns
     -------
@@ -85,6 +123,8 @@ def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None, r
     base = os.path.basename(path)
     stem, ext = os.path.splitext(base)
     ext = ext.lower()
+    if sep is not None and ext != ".csv":
+        raise PredictionsFileError(f"--sep applies to .csv files, not to {ext or 'this'} files")
     if ext == ".npz":
         for opt, val in (
             ("--label-col", label_col),
@@ -98,21 +138,45 @@ def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None, r
                 )
         pred = _read_npz(path, stem)
     elif ext in (".csv", ".parquet", ".pq"):
+        label_col = "y" if label_col is None else label_col
+        fast_read = False
         if ext == ".csv":
-            columns, lines = _read_csv(path)
+            sep = _check_sep(sep) if sep is not None else _detect_sep(path)
+            columns = None
+            if fast:
+                columns = _read_csv_pandas(path, sep, label_col, model_col)
+            if columns is None:
+                columns, lines = _read_csv(path, sep)
+            else:
+                lines, fast_read = None, True
             text = True
         else:
             columns, lines = _read_parquet(path), None
             text = False
-        pred = _table_to_predictions(
-            columns,
-            lines,
-            text=text,
-            title=stem,
-            label_col="y" if label_col is None else label_col,
-            proba_cols=proba_cols,
-            model_col=model_col,
-        )
+        try:
+            pred = _table_to_predictions(
+                columns,
+                lines,
+                text=text,
+                title=stem,
+                label_col=label_col,
+                proba_cols=proba_cols,
+                model_col=model_col,
+            )
+        except PredictionsFileError:
+            if not fast_read:
+                raise
+            # the reference reader gives the message (with the file line)
+            return read_predictions(
+                path,
+                label_col=label_col,
+                proba_cols=proba_cols,
+                model_col=model_col,
+                renormalize=renormalize,
+                sep=sep,
+                fast=False,
+            )
+        pred.fast = fast_read
     else:
         raise PredictionsFileError(
             f"unsupported file type {ext or '(no extension)'!r}: expected .csv, .parquet or .npz"
@@ -123,28 +187,75 @@ def read_predictions(path, *, label_col=None, proba_cols=None, model_col=None, r
 
 
 # ------------------------------------------------------------------------------ readers
-def _read_csv(path):
+def _check_sep(sep):
+    if sep in _TAB_NAMES:
+        return "\t"
+    if len(sep) != 1 or sep in '"\r\n' or sep.isalnum() or sep in ".-+":
+        raise PredictionsFileError(
+            f"--sep must be one character such as ',', ';' or '\\t' (tab), got {sep!r}"
+        )
+    return sep
+
+
+def _detect_sep(path, n_lines=50):
+    """The separator of a CSV file: the one of :data:`SEPARATORS` that splits the header
+    into the most fields, every one of the first lines into that many (',' when none does
+    better than one field)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            sample = "".join(line for _, line in zip(range(n_lines), f, strict=False))
+    except UnicodeDecodeError as exc:
+        raise PredictionsFileError(f"not a UTF-8 text CSV file ({exc.reason})") from exc
+    best, best_n = ",", 1
+    for sep in SEPARATORS:
+        try:
+            rows = [r for r in csv.reader(io.StringIO(sample), delimiter=sep) if r]
+        except csv.Error:
+            continue
+        if not rows:
+            continue
+        n = len(rows[0])
+        complete = rows[:-1] if len(rows) > 1 and not sample.endswith("\n") else rows
+        if n > best_n and all(len(r) == n for r in complete):
+            best, best_n = sep, n
+    return best
+
+
+def _header_names(header):
+    """Stripped column names; a first column without a name (a pandas index) is dropped.
+
+    Returns ``(names, skip_first)``.
+    """
+    header = [h.strip() for h in header]
+    skip_first = len(header) > 1 and header[0] == "" and any(header[1:])
+    if skip_first:
+        header = header[1:]
+    _check_names(header, offset=1 if skip_first else 0)
+    return header, skip_first
+
+
+def _read_csv(path, sep=","):
     """Columns of a CSV file as lists of stripped strings, and each row's line number."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
-            reader = csv.reader(f)
+            reader = csv.reader(f, delimiter=sep)
             header = next(reader, None)
             while header is not None and not any(h.strip() for h in header):
                 header = next(reader, None)  # leading blank lines
             if header is None:
                 raise PredictionsFileError("the file is empty (expected a header row)")
-            header = [h.strip() for h in header]
-            _check_names(header)
+            n_fields = len(header)
+            header, skip_first = _header_names(header)
             rows, lines = [], []
             for row in reader:
                 if not row or not any(v.strip() for v in row):
                     continue
-                if len(row) != len(header):
+                if len(row) != n_fields:
                     raise PredictionsFileError(
                         f"line {reader.line_num} has {len(row)} fields but the header has "
-                        f"{len(header)}"
+                        f"{n_fields}"
                     )
-                rows.append(row)
+                rows.append(row[1:] if skip_first else row)
                 lines.append(reader.line_num)
     except UnicodeDecodeError as exc:
         raise PredictionsFileError(f"not a UTF-8 text CSV file ({exc.reason})") from exc
@@ -154,6 +265,61 @@ def _read_csv(path):
         raise PredictionsFileError("the file has a header but no data rows")
     cols = [[v.strip() for v in col] for col in zip(*rows, strict=True)]
     return dict(zip(header, cols, strict=True)), np.asarray(lines)
+
+
+def _read_csv_pandas(path, sep, label_col, model_col):
+    """Columns of a CSV file read by pandas' C parser, or None.
+
+    None when pandas is not installed, or the file is anything but a clean table whose
+    probability columns pandas parses as numbers: then :func:`_read_csv`, the reference,
+    reads it (and names the line of what is wrong).  Label and model columns are read as
+    text, exactly as the reference reader does.
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            header = next(csv.reader(f, delimiter=sep), None)
+        if not header or not any(h.strip() for h in header):
+            return None
+        names, skip_first = _header_names(header)
+    except (UnicodeDecodeError, csv.Error, PredictionsFileError):
+        return None
+    text_cols = [c for c in (label_col, model_col) if c in names]
+    kwargs = {}
+    if int(pd.__version__.split(".")[0]) < 3:
+        kwargs["float_precision"] = "round_trip"  # exact, as Python's float()
+    try:
+        df = pd.read_csv(
+            path,
+            sep=sep,
+            header=0,
+            names=(["\0index"] if skip_first else []) + names,
+            usecols=names,
+            dtype={c: str for c in text_cols},
+            keep_default_na=False,
+            na_filter=False,
+            encoding="utf-8-sig",
+            engine="c",
+            skipinitialspace=False,
+            **kwargs,
+        )
+    except Exception:  # noqa: BLE001 - any problem: the reference reader explains it
+        return None
+    if df.shape[0] == 0:
+        return None
+    out = {}
+    for name in names:
+        col = df[name]
+        if name in text_cols:
+            out[name] = col.to_numpy(dtype=object)
+        elif col.dtype.kind in "iuf":
+            out[name] = col.to_numpy()
+        else:
+            out[name] = col.to_numpy(dtype=object)  # typed (or rejected) as text
+    return out
 
 
 def _read_parquet(path):
@@ -213,10 +379,10 @@ def _read_npz(path, title):
     return Predictions(title=title, y_true=y_true, y_proba={"model": y_proba}, labels=labels)
 
 
-def _check_names(names):
+def _check_names(names, offset=0):
     for i, name in enumerate(names):
         if not name:
-            raise PredictionsFileError(f"column {i + 1} of the header has no name")
+            raise PredictionsFileError(f"column {i + 1 + offset} of the header has no name")
     seen = set()
     for name in names:
         if name in seen:
@@ -245,11 +411,57 @@ def _where(lines, i):
     return f"line {int(lines[i])}" if lines is not None else f"row {i}"
 
 
-def _parse_labels(values, name, lines):
-    """Type a text label column: integers, else finite floats, else strings."""
-    for i, v in enumerate(values):
-        if v == "":
-            raise PredictionsFileError(f"label column {name!r} is empty at {_where(lines, i)}")
+def _factorize(values):
+    """``(codes, uniques)`` of a column: hashing, uniques in order of first appearance.
+
+    pandas' ``factorize`` when pandas is installed, else a dict (text) or
+    :func:`numpy.unique` (numbers; then the uniques are sorted).
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None:
+        arr = values if isinstance(values, np.ndarray) else np.array(values, dtype=object)
+        codes, uniques = pd.factorize(arr)
+        return codes, np.asarray(uniques, dtype=arr.dtype if arr.dtype.kind != "O" else object)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "biuf":
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.reshape(-1), uniques
+    seen = {}
+    codes = np.fromiter((seen.setdefault(v, len(seen)) for v in values), np.intp, len(values))
+    uniques = np.empty(len(seen), dtype=object)
+    uniques[:] = list(seen)
+    return codes, uniques
+
+
+def _merge(codes, values):
+    """Map ``codes`` (into ``values``) onto the sorted distinct ``values``."""
+    try:
+        merged, lut = np.unique(values, return_inverse=True)
+    except TypeError:  # mixed objects in a Parquet column
+        merged, lut = np.unique(values.astype(str), return_inverse=True)
+    return lut.reshape(-1)[codes], merged
+
+
+def _text_codes(values):
+    """Factorise a text column; ``(codes, stripped distinct values)``, first-appearance order."""
+    codes, uniques = _factorize(values)
+    stripped = [str(u).strip() for u in uniques]
+    if len(set(stripped)) == len(stripped):
+        out = np.empty(len(stripped), dtype=object)
+        out[:] = stripped
+        return codes, out
+    first = {}
+    lut = np.array([first.setdefault(v, len(first)) for v in stripped], dtype=np.intp)
+    out = np.empty(len(first), dtype=object)
+    out[:] = list(first)
+    return lut[codes], out
+
+
+def _type_labels(values):
+    """Type the distinct text labels: integers, else finite floats, else strings."""
+    values = [str(v) for v in values]
     if all(_INT_RE.fullmatch(v) for v in values):
         try:
             return np.array([int(v) for v in values], dtype=np.int64)
@@ -264,12 +476,35 @@ def _parse_labels(values, name, lines):
     return np.array(values, dtype=str)
 
 
+def _label_codes(values, name, lines, text):
+    """Encode the label column once.
+
+    Returns ``(codes, present)``: the sorted distinct labels (typed as integers, floats or
+    strings for text input; the column's own type otherwise) and each row's index in them.
+    """
+    if text:
+        codes, uniques = _text_codes(values)
+        empty = np.flatnonzero(uniques == "")
+        if empty.size:
+            i = int(np.flatnonzero(codes == empty[0])[0])
+            raise PredictionsFileError(f"label column {name!r} is empty at {_where(lines, i)}")
+        return _merge(codes, _type_labels(uniques))
+    arr = np.asarray(values)
+    codes, uniques = _factorize(arr)
+    if (codes < 0).any():
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise PredictionsFileError(f"label column {name!r} is empty at {_where(lines, i)}")
+    if uniques.dtype.kind == "O" and all(isinstance(u, str) for u in uniques):
+        uniques = uniques.astype(str)
+    return _merge(codes, uniques)
+
+
 def _parse_numbers(values, name, lines, text):
     """A probability column as float64, or an error naming the first bad cell."""
-    if not text:
-        arr = np.asarray(values)
-        if arr.dtype.kind in "biuf":
-            return arr.astype(np.float64, copy=False)
+    arr = np.asarray(values) if not isinstance(values, list) else None
+    if arr is not None and arr.dtype.kind in "biuf":
+        return arr.astype(np.float64, copy=False)
+    if arr is not None:
         values = list(arr)
     try:
         return np.array(values, dtype=np.float64)
@@ -279,7 +514,7 @@ def _parse_numbers(values, name, lines, text):
         try:
             float(v)
         except (TypeError, ValueError):
-            what = "an empty cell" if v == "" or v is None else repr(v)
+            what = "an empty cell" if v is None or str(v).strip() == "" else repr(v)
             raise PredictionsFileError(
                 f"probability column {name!r} is not numeric: {what} at {_where(lines, i)} "
                 "(name the probability columns with --proba-cols if other columns are present)"
@@ -287,9 +522,29 @@ def _parse_numbers(values, name, lines, text):
     raise PredictionsFileError(f"probability column {name!r} is not numeric")  # pragma: no cover
 
 
-def _class_of_column(name, y, label_col):
+def _check_range(p, name, lines, proba_cols, given, upper):
+    """A probability column with values outside [0, upper] is named, with its first bad row.
+
+    ``upper`` leaves room for rounding (1 + the tolerance of ``--renormalize`` for one of
+    several columns; the metrics check the row sums exactly).  NaN is left to the metrics.
+    """
+    bad = (p < 0) | (p > upper)
+    if not bad.any():
+        return
+    i = int(np.flatnonzero(bad)[0])
+    msg = f"probability column {name!r} has {float(p[i])!r} at {_where(lines, i)}, outside [0, 1]"
+    others = [c for c in proba_cols if c != name]
+    if not given and others:
+        msg += (
+            f"; if {name!r} is not a probability column (an id, a feature), list the "
+            f"probability columns with --proba-cols (e.g. --proba-cols {','.join(others)})"
+        )
+    raise PredictionsFileError(msg)
+
+
+def _class_of_column(name, present, label_col):
     """The class label (typed as the labels) that probability column ``name`` stands for."""
-    kind = y.dtype.kind
+    kind = present.dtype.kind
     k = _key(name)
     if kind == "b":
         low = name.strip().lower()
@@ -304,7 +559,7 @@ def _class_of_column(name, y, label_col):
         if k[0] == "num":
             return float(k[1])
     else:
-        for v in np.unique(y):
+        for v in present:
             if _key(v) == k:
                 return v
         return name
@@ -330,6 +585,7 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
         if model_col == label_col:
             raise PredictionsFileError("the model column and the label column are the same")
     reserved = {label_col, model_col}
+    given = proba_cols is not None
     if proba_cols is None:
         proba_cols = [c for c in names if c not in reserved]
     else:
@@ -351,13 +607,15 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
             "predicted probabilities per class, named by the class"
         )
 
-    y = (
-        _parse_labels(columns[label_col], label_col, lines)
-        if text
-        else np.asarray(columns[label_col])
-    )
-    P = np.column_stack([_parse_numbers(columns[c], c, lines, text) for c in proba_cols])
-    classes = [_class_of_column(c, y, label_col) for c in proba_cols]
+    # the labels are encoded once: the rows' codes index ``present``, the sorted labels
+    codes, present = _label_codes(columns[label_col], label_col, lines, text)
+    upper = 1.0 if len(proba_cols) == 1 else 1.0 + RENORMALIZE_TOLERANCE
+    cols = []
+    for c in proba_cols:
+        cols.append(_parse_numbers(columns[c], c, lines, text))
+    classes = [_class_of_column(c, present, label_col) for c in proba_cols]
+    for c, p in zip(proba_cols, cols, strict=True):
+        _check_range(p, c, lines, proba_cols, given, upper)
     keys = [_key(c) for c in classes]
     for i, ki in enumerate(keys):
         if ki in keys[:i]:
@@ -365,19 +623,15 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
             raise PredictionsFileError(
                 f"columns {proba_cols[j]!r} and {proba_cols[i]!r} name the same class"
             )
-    try:
-        present = np.unique(y)
-    except TypeError:  # mixed objects in a Parquet column
-        present = np.unique(y.astype(str))
+    present_keys = [_key(v) for v in present]
     col_keys = set(keys)
-    missing = [v for v in present if _key(v) not in col_keys]
+    missing = [v for v, k in zip(present, present_keys, strict=True) if k not in col_keys]
 
-    pos_label = None
-    labels = None
+    pos_label = labels = pos_index = None
     if len(proba_cols) == 1:
         pos_label = classes[0]
-        others = [v for v in present if _key(v) != keys[0]]
-        if _key(pos_label) not in {_key(v) for v in present} and len(present) >= 2:
+        others = [v for v, k in zip(present, present_keys, strict=True) if k != keys[0]]
+        if keys[0] not in present_keys and len(present) >= 2:
             raise PredictionsFileError(
                 f"the only probability column {proba_cols[0]!r} must be named after the "
                 f"positive class, one of the labels in column {label_col!r}: "
@@ -389,7 +643,16 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
                 f"probability of a binary problem, but column {label_col!r} has "
                 f"{len(present)} labels: {_list(present.tolist())}; give one column per class"
             )
-        P = P[:, 0]
+        P = cols[0]
+        if len(present) == 2:
+            enc_classes, pos_index = present, present_keys.index(keys[0])
+        elif keys[0] not in present_keys:  # one label, not the positive class
+            pair = sorted([present[0], pos_label], key=_key)
+            enc_classes = np.array(pair, dtype=present.dtype)
+            codes = np.full(codes.shape, pair.index(present[0]), dtype=np.intp)
+            pos_index = pair.index(pos_label)
+        else:  # only the positive class occurs: the metrics name the negative class
+            enc_classes = None
     else:
         if missing:
             raise PredictionsFileError(
@@ -398,11 +661,22 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
                 f"{_list(proba_cols)})"
             )
         order = sorted(range(len(classes)), key=lambda j: keys[j])
-        P = P[:, order]
+        P = np.column_stack([cols[j] for j in order])
         cls = [classes[j] for j in order]
-        labels = np.array(cls, dtype=y.dtype if y.dtype.kind in "biuf" else None)
+        labels = np.array(cls, dtype=present.dtype if present.dtype.kind in "biuf" else None)
         if labels.dtype.kind not in "biuf":
-            labels = np.array(cls, dtype=object) if y.dtype.kind == "O" else np.array(cls)
+            labels = np.array(cls, dtype=object) if present.dtype.kind == "O" else np.array(cls)
+        sorted_keys = [keys[j] for j in order]
+        lut = np.array([sorted_keys.index(k) for k in present_keys], dtype=np.intp)
+        codes = lut[codes]
+        enc_classes = labels
+    del cols
+    if enc_classes is None:
+        y = present[codes]
+        codes = None
+    else:
+        codes = codes.astype(np.int8 if len(enc_classes) < 128 else np.int32, copy=False)
+        y = enc_classes[codes]
 
     if model_col is None:
         return Predictions(
@@ -412,17 +686,26 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
             labels=labels,
             pos_label=_py(pos_label),
             lines={"model": lines} if lines is not None else {},
+            classes=enc_classes,
+            y_codes={"model": codes} if codes is not None else {},
+            pos_index=pos_index,
         )
-    mv = np.array([str(v) for v in columns[model_col]])
-    uniq, first, inverse = np.unique(mv, return_index=True, return_inverse=True)
-    y_true, y_proba, model_lines = {}, {}, {}
-    for u in np.argsort(first, kind="stable"):
-        mask = inverse == u
-        m = str(uniq[u])
-        y_true[m] = y[mask]
-        y_proba[m] = P[mask]
+    if text:
+        model_codes, model_names = _text_codes(columns[model_col])
+    else:
+        model_codes, model_names = _factorize(np.array([str(v) for v in columns[model_col]]))
+    order = np.argsort(model_codes, kind="stable")
+    bounds = np.searchsorted(model_codes[order], np.arange(len(model_names) + 1))
+    y_true, y_proba, model_lines, y_codes = {}, {}, {}, {}
+    for u in range(len(model_names)):
+        rows = order[bounds[u] : bounds[u + 1]]
+        m = str(model_names[u])
+        y_true[m] = y[rows]
+        y_proba[m] = P[rows]
+        if codes is not None:
+            y_codes[m] = codes[rows]
         if lines is not None:
-            model_lines[m] = lines[mask]
+            model_lines[m] = lines[rows]
     return Predictions(
         title=title,
         y_true=y_true,
@@ -430,6 +713,9 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
         labels=labels,
         pos_label=_py(pos_label),
         lines=model_lines,
+        classes=enc_classes,
+        y_codes=y_codes,
+        pos_index=pos_index,
     )
 
 
