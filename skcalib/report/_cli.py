@@ -13,7 +13,9 @@ import sys
 import numpy as np
 
 from ._io import PredictionsFileError, read_predictions
+from ._progress import Progress
 from ._report import calibration_report
+from ._stream import is_dataset_path, stream_report
 
 __all__ = ["add_report_parser", "run_report"]
 
@@ -75,7 +77,8 @@ def add_report_parser(subparsers):
         "predictions",
         nargs="?",
         metavar="PREDICTIONS",
-        help="predictions file: .csv, .parquet or .npz",
+        help="predictions: a .csv, .parquet or .npz file, a directory of .parquet files "
+        "or a glob (quoted: 'preds/*.parquet')",
     )
     p.add_argument(
         "--demo",
@@ -101,6 +104,21 @@ def add_report_parser(subparsers):
         metavar="COL",
         default=None,
         help="column naming the model of each row (several models in one file)",
+    )
+    p.add_argument(
+        "--by",
+        metavar="COL",
+        action="append",
+        default=None,
+        help="report one row per value of COL (within each model); repeat or give "
+        "A,B for several columns",
+    )
+    p.add_argument(
+        "--labels",
+        metavar="A,B,...",
+        default=None,
+        help="the classes of a Parquet dataset, which skips the pass over its label "
+        "column that finds them",
     )
     p.add_argument(
         "--sep",
@@ -172,7 +190,10 @@ def run_report(args):
     if args.demo and args.predictions is not None:
         args._parser.error("give either a predictions file or --demo, not both")
     if not args.demo and args.predictions is None:
-        args._parser.error("give a predictions file (.csv, .parquet, .npz) or --demo")
+        args._parser.error(
+            "give a predictions file (.csv, .parquet, .npz), a directory of .parquet files, "
+            "a glob, or --demo"
+        )
 
     if args.demo:
         from ._demo import demo_predictions
@@ -222,14 +243,42 @@ class _MetricError(Exception):
         self.exc, self.pred = exc, pred
 
 
+def _split(values):
+    out = []
+    for v in values or ():
+        out += [c.strip() for c in v.split(",") if c.strip()]
+    return out
+
+
 def _file_reports(src, args, proba_cols):
     """The reports of a predictions file; :class:`_MetricError` when a metric rejects it."""
+    by = _split(args.by)
+    if is_dataset_path(src):
+        if args.sep is not None:
+            raise PredictionsFileError("--sep applies to .csv files, not to Parquet files")
+        labels = _split([args.labels]) if args.labels is not None else None
+        return [
+            stream_report(
+                src,
+                label_col=args.label_col,
+                proba_cols=proba_cols,
+                model_col=args.model_col,
+                by=by,
+                labels=labels,
+                renormalize=args.renormalize,
+                n_bins=args.n_bins,
+                progress=Progress(),
+            )
+        ]
+    if args.labels is not None:
+        raise PredictionsFileError("--labels applies to Parquet files and datasets")
     options = {
         "label_col": args.label_col,
         "proba_cols": proba_cols,
         "model_col": args.model_col,
         "renormalize": args.renormalize,
         "sep": args.sep,
+        "by": by,
     }
     pred = read_predictions(src, **options)
     try:

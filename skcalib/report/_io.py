@@ -83,6 +83,7 @@ def read_predictions(
     model_col=None,
     renormalize=False,
     sep=None,
+    by=(),
     fast=True,
 ):
     """Read a predictions file (.csv, .parquet or .npz).
@@ -100,6 +101,9 @@ def read_predictions(
     renormalize : bool, default=False
         Divide each probability row by its sum (for probabilities rounded when saved);
         rows whose sum differs from 1 by more than 0.01 are still rejected.
+    by : list of str, default=()
+        Columns whose values split the rows into groups (one row of the report each,
+        within each model).
     sep : str, default=None
         Separator of a CSV file (``","``, ``";"``, ``"\\t"``...); detected when None.
     fast : bool, default=True
@@ -130,6 +134,7 @@ def read_predictions(
             ("--label-col", label_col),
             ("--proba-cols", proba_cols),
             ("--model-col", model_col),
+            ("--by", list(by) or None),
         ):
             if val is not None:
                 raise PredictionsFileError(
@@ -144,7 +149,7 @@ def read_predictions(
             sep = _check_sep(sep) if sep is not None else _detect_sep(path)
             columns = None
             if fast:
-                columns = _read_csv_pandas(path, sep, label_col, model_col)
+                columns = _read_csv_pandas(path, sep, label_col, model_col, by)
             if columns is None:
                 columns, lines = _read_csv(path, sep)
             else:
@@ -162,6 +167,7 @@ def read_predictions(
                 label_col=label_col,
                 proba_cols=proba_cols,
                 model_col=model_col,
+                by=list(by),
             )
         except PredictionsFileError:
             if not fast_read:
@@ -174,6 +180,7 @@ def read_predictions(
                 model_col=model_col,
                 renormalize=renormalize,
                 sep=sep,
+                by=by,
                 fast=False,
             )
         pred.fast = fast_read
@@ -267,7 +274,7 @@ def _read_csv(path, sep=","):
     return dict(zip(header, cols, strict=True)), np.asarray(lines)
 
 
-def _read_csv_pandas(path, sep, label_col, model_col):
+def _read_csv_pandas(path, sep, label_col, model_col, by=()):
     """Columns of a CSV file read by pandas' C parser, or None.
 
     None when pandas is not installed, or the file is anything but a clean table whose
@@ -287,7 +294,7 @@ def _read_csv_pandas(path, sep, label_col, model_col):
         names, skip_first = _header_names(header)
     except (UnicodeDecodeError, csv.Error, PredictionsFileError):
         return None
-    text_cols = [c for c in (label_col, model_col) if c in names]
+    text_cols = [c for c in (label_col, model_col, *by) if c in names]
     kwargs = {}
     if int(pd.__version__.split(".")[0]) < 3:
         kwargs["float_precision"] = "round_trip"  # exact, as Python's float()
@@ -522,7 +529,7 @@ def _parse_numbers(values, name, lines, text):
     raise PredictionsFileError(f"probability column {name!r} is not numeric")  # pragma: no cover
 
 
-def _check_range(p, name, lines, proba_cols, given, upper):
+def _check_range(p, name, lines, proba_cols, given, upper, offset=0, where=None):
     """A probability column with values outside [0, upper] is named, with its first bad row.
 
     ``upper`` leaves room for rounding (1 + the tolerance of ``--renormalize`` for one of
@@ -532,7 +539,8 @@ def _check_range(p, name, lines, proba_cols, given, upper):
     if not bad.any():
         return
     i = int(np.flatnonzero(bad)[0])
-    msg = f"probability column {name!r} has {float(p[i])!r} at {_where(lines, i)}, outside [0, 1]"
+    at = _where(lines, i) if lines is not None else f"row {i + offset}{where or ''}"
+    msg = f"probability column {name!r} has {float(p[i])!r} at {at}, outside [0, 1]"
     others = [c for c in proba_cols if c != name]
     if not given and others:
         msg += (
@@ -570,52 +578,34 @@ def _class_of_column(name, present, label_col):
     )
 
 
-def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols, model_col):
-    names = list(columns)
-    if label_col not in columns:
-        raise PredictionsFileError(
-            f"no label column {label_col!r} (choose it with --label-col); the columns are "
-            f"{_list(names)}"
-        )
-    if model_col is not None:
-        if model_col not in columns:
-            raise PredictionsFileError(
-                f"no model column {model_col!r}; the columns are {_list(names)}"
-            )
-        if model_col == label_col:
-            raise PredictionsFileError("the model column and the label column are the same")
-    reserved = {label_col, model_col}
-    given = proba_cols is not None
-    if proba_cols is None:
-        proba_cols = [c for c in names if c not in reserved]
-    else:
-        for c in proba_cols:
-            if c not in columns:
-                raise PredictionsFileError(
-                    f"no probability column {c!r}; the columns are {_list(names)}"
-                )
-            if c in reserved:
-                raise PredictionsFileError(
-                    f"column {c!r} cannot be both a probability column and the "
-                    f"{'label' if c == label_col else 'model'} column"
-                )
-        if len(set(proba_cols)) != len(proba_cols):
-            raise PredictionsFileError("--proba-cols names a column twice")
-    if not proba_cols:
-        raise PredictionsFileError(
-            f"no probability columns: the file has only {_list(names)}; give one column of "
-            "predicted probabilities per class, named by the class"
-        )
+@dataclass
+class ClassPlan:
+    """How the probability columns map to the classes (shared by every reader)."""
 
-    # the labels are encoded once: the rows' codes index ``present``, the sorted labels
-    codes, present = _label_codes(columns[label_col], label_col, lines, text)
-    upper = 1.0 if len(proba_cols) == 1 else 1.0 + RENORMALIZE_TOLERANCE
-    cols = []
-    for c in proba_cols:
-        cols.append(_parse_numbers(columns[c], c, lines, text))
+    #: the probability columns in class order (indices into the given columns)
+    order: list
+    #: the classes of the encoded labels, or None when only the positive class of a single
+    #: column occurs (the metrics then name the negative class)
+    classes: object
+    #: index in ``classes`` of each distinct label (``present``), or None
+    lut: object
+    labels: object = None
+    pos_label: object = None
+    pos_index: object = None
+
+
+def code_dtype(n_classes):
+    """The integer dtype of the label codes."""
+    return np.int8 if n_classes < 128 else np.int32
+
+
+def class_plan(proba_cols, present, label_col):
+    """Match the probability columns with the sorted distinct labels ``present``.
+
+    Raises PredictionsFileError for a column that names no class, two columns of one
+    class, labels without a column, or a single column not of the positive class.
+    """
     classes = [_class_of_column(c, present, label_col) for c in proba_cols]
-    for c, p in zip(proba_cols, cols, strict=True):
-        _check_range(p, c, lines, proba_cols, given, upper)
     keys = [_key(c) for c in classes]
     for i, ki in enumerate(keys):
         if ki in keys[:i]:
@@ -626,8 +616,6 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
     present_keys = [_key(v) for v in present]
     col_keys = set(keys)
     missing = [v for v, k in zip(present, present_keys, strict=True) if k not in col_keys]
-
-    pos_label = labels = pos_index = None
     if len(proba_cols) == 1:
         pos_label = classes[0]
         others = [v for v, k in zip(present, present_keys, strict=True) if k != keys[0]]
@@ -643,42 +631,138 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
                 f"probability of a binary problem, but column {label_col!r} has "
                 f"{len(present)} labels: {_list(present.tolist())}; give one column per class"
             )
-        P = cols[0]
         if len(present) == 2:
-            enc_classes, pos_index = present, present_keys.index(keys[0])
-        elif keys[0] not in present_keys:  # one label, not the positive class
-            pair = sorted([present[0], pos_label], key=_key)
-            enc_classes = np.array(pair, dtype=present.dtype)
-            codes = np.full(codes.shape, pair.index(present[0]), dtype=np.intp)
-            pos_index = pair.index(pos_label)
-        else:  # only the positive class occurs: the metrics name the negative class
-            enc_classes = None
-    else:
-        if missing:
-            raise PredictionsFileError(
-                f"labels in column {label_col!r} without a probability column: "
-                f"{_list([_py(v) for v in missing])} (the probability columns are "
-                f"{_list(proba_cols)})"
+            return ClassPlan(
+                [0],
+                present,
+                np.arange(2),
+                pos_label=_py(pos_label),
+                pos_index=present_keys.index(keys[0]),
             )
-        order = sorted(range(len(classes)), key=lambda j: keys[j])
-        P = np.column_stack([cols[j] for j in order])
-        cls = [classes[j] for j in order]
-        labels = np.array(cls, dtype=present.dtype if present.dtype.kind in "biuf" else None)
-        if labels.dtype.kind not in "biuf":
-            labels = np.array(cls, dtype=object) if present.dtype.kind == "O" else np.array(cls)
-        sorted_keys = [keys[j] for j in order]
-        lut = np.array([sorted_keys.index(k) for k in present_keys], dtype=np.intp)
-        codes = lut[codes]
-        enc_classes = labels
+        if keys[0] not in present_keys:  # one label, not the positive class
+            pair = sorted([present[0], pos_label], key=_key)
+            return ClassPlan(
+                [0],
+                np.array(pair, dtype=present.dtype),
+                np.array([pair.index(present[0])]),
+                pos_label=_py(pos_label),
+                pos_index=pair.index(pos_label),
+            )
+        # only the positive class occurs: the metrics name the negative class
+        return ClassPlan([0], None, None, pos_label=_py(pos_label))
+    if missing:
+        raise PredictionsFileError(
+            f"labels in column {label_col!r} without a probability column: "
+            f"{_list([_py(v) for v in missing])} (the probability columns are "
+            f"{_list(proba_cols)})"
+        )
+    order = sorted(range(len(classes)), key=lambda j: keys[j])
+    cls = [classes[j] for j in order]
+    labels = np.array(cls, dtype=present.dtype if present.dtype.kind in "biuf" else None)
+    if labels.dtype.kind not in "biuf":
+        labels = np.array(cls, dtype=object) if present.dtype.kind == "O" else np.array(cls)
+    sorted_keys = [keys[j] for j in order]
+    lut = np.array([sorted_keys.index(k) for k in present_keys], dtype=np.intp)
+    return ClassPlan(order, labels, lut, labels=labels)
+
+
+def _group_codes(columns, group_cols, text, model_col=None):
+    """Each row's group (by-column values and model, in that order) and the group names,
+    in order of first appearance: ``"region=EU, A"``."""
+    group_cols = [c for c in group_cols if c is not None]
+    combined, names = None, None
+    for c in group_cols:
+        if text:
+            codes, values = _text_codes(columns[c])
+        else:
+            codes, values = _factorize(np.array([str(v) for v in columns[c]]))
+        shown = [str(v) if c == model_col else f"{c}={v}" for v in values]
+        if combined is None:
+            combined, names = codes, shown
+            continue
+        pair = combined.astype(np.int64) * len(shown) + codes
+        uniq, first, inv = np.unique(pair, return_index=True, return_inverse=True)
+        rank = np.empty(len(uniq), dtype=np.intp)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(uniq))
+        combined = rank[inv.reshape(-1)]
+        ordered = uniq[np.argsort(first, kind="stable")]
+        names = [f"{names[u // len(shown)]}, {shown[u % len(shown)]}" for u in ordered]
+    return combined, np.array(names, dtype=object)
+
+
+def check_group_columns(names, label_col, model_col, by):
+    """Check the label, model and --by columns; the set of reserved column names."""
+    if label_col not in names:
+        raise PredictionsFileError(
+            f"no label column {label_col!r} (choose it with --label-col); the columns are "
+            f"{_list(names)}"
+        )
+    if model_col is not None:
+        if model_col not in names:
+            raise PredictionsFileError(
+                f"no model column {model_col!r}; the columns are {_list(names)}"
+            )
+        if model_col == label_col:
+            raise PredictionsFileError("the model column and the label column are the same")
+    for c in by:
+        if c not in names:
+            raise PredictionsFileError(f"no --by column {c!r}; the columns are {_list(names)}")
+        if c in (label_col, model_col):
+            raise PredictionsFileError(
+                f"--by column {c!r} is the {'label' if c == label_col else 'model'} column"
+            )
+    if len(set(by)) != len(by):
+        raise PredictionsFileError("--by names a column twice")
+    return {label_col, model_col, *by}
+
+
+def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols, model_col, by=()):
+    names = list(columns)
+    reserved = check_group_columns(names, label_col, model_col, by)
+    given = proba_cols is not None
+    if proba_cols is None:
+        proba_cols = [c for c in names if c not in reserved]
+    else:
+        for c in proba_cols:
+            if c not in columns:
+                raise PredictionsFileError(
+                    f"no probability column {c!r}; the columns are {_list(names)}"
+                )
+            if c in reserved:
+                raise PredictionsFileError(
+                    f"column {c!r} cannot be both a probability column and the "
+                    f"{'label' if c == label_col else 'model' if c == model_col else '--by'} "
+                    "column"
+                )
+        if len(set(proba_cols)) != len(proba_cols):
+            raise PredictionsFileError("--proba-cols names a column twice")
+    if not proba_cols:
+        raise PredictionsFileError(
+            f"no probability columns: the file has only {_list(names)}; give one column of "
+            "predicted probabilities per class, named by the class"
+        )
+
+    # the labels are encoded once: the rows' codes index ``present``, the sorted labels
+    codes, present = _label_codes(columns[label_col], label_col, lines, text)
+    upper = 1.0 if len(proba_cols) == 1 else 1.0 + RENORMALIZE_TOLERANCE
+    cols = []
+    for c in proba_cols:
+        cols.append(_parse_numbers(columns[c], c, lines, text))
+    plan = class_plan(proba_cols, present, label_col)
+    for c, p in zip(proba_cols, cols, strict=True):
+        _check_range(p, c, lines, proba_cols, given, upper)
+    P = cols[plan.order[0]] if len(cols) == 1 else np.column_stack([cols[j] for j in plan.order])
     del cols
-    if enc_classes is None:
+    if plan.classes is None:
         y = present[codes]
         codes = None
     else:
-        codes = codes.astype(np.int8 if len(enc_classes) < 128 else np.int32, copy=False)
-        y = enc_classes[codes]
+        codes = plan.lut[codes].astype(code_dtype(len(plan.classes)), copy=False)
+        y = plan.classes[codes]
+    labels, pos_label, pos_index = plan.labels, plan.pos_label, plan.pos_index
+    enc_classes = plan.classes
 
-    if model_col is None:
+    if model_col is None and not by:
         return Predictions(
             title=title,
             y_true=y,
@@ -690,10 +774,7 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
             y_codes={"model": codes} if codes is not None else {},
             pos_index=pos_index,
         )
-    if text:
-        model_codes, model_names = _text_codes(columns[model_col])
-    else:
-        model_codes, model_names = _factorize(np.array([str(v) for v in columns[model_col]]))
+    model_codes, model_names = _group_codes(columns, [*by, model_col], text, model_col)
     order = np.argsort(model_codes, kind="stable")
     bounds = np.searchsorted(model_codes[order], np.arange(len(model_names) + 1))
     y_true, y_proba, model_lines, y_codes = {}, {}, {}, {}
@@ -719,7 +800,7 @@ def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols,
     )
 
 
-def _renormalize(P):
+def _renormalize(P, offset=0):
     P = np.asarray(P, dtype=np.float64)
     if P.ndim != 2:
         return P
@@ -728,8 +809,8 @@ def _renormalize(P):
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise PredictionsFileError(
-            f"--renormalize only fixes rounding: row {i} sums to {float(s[i])!r}, more than "
-            f"{RENORMALIZE_TOLERANCE} away from 1"
+            f"--renormalize only fixes rounding: row {i + offset} sums to {float(s[i])!r}, "
+            f"more than {RENORMALIZE_TOLERANCE} away from 1"
         )
     return P / s[:, None]
 

@@ -59,11 +59,12 @@ class MetricColumn:
     binning: str | None = None
 
 
-def _metric_columns(n_bins, multiclass):
+def _metric_columns(n_bins, multiclass, streamed=False):
     """The columns of the report, in table order.
 
-    Brier score and negative log-likelihood appear when :mod:`skcalib.metrics` provides
-    them (looked up at call time).
+    ``streamed``: the equal-mass edges of RMSCE were taken on the fine histogram of a
+    :class:`~skcalib.streaming.CalibrationAccumulator` (each in the fine cell of the
+    exact edge), which the table says.
     """
     width = f"{n_bins} equal-width bins"
     cols = [
@@ -77,7 +78,8 @@ def _metric_columns(n_bins, multiclass):
             "RMSCE",
             False,
             "root-mean-squared calibration error",
-            f"{n_bins} equal-mass bins",
+            f"{n_bins} equal-mass bins"
+            + (" (streamed: edges on a fine histogram)" if streamed else ""),
         ),
     ]
     if multiclass:

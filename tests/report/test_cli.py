@@ -386,12 +386,13 @@ def test_parquet(tmp_path, fitted_multiclass):
     assert float(row["expected_calibration_error"]) == M.expected_calibration_error(y, P)
 
 
-def test_parquet_without_pandas(tmp_path, monkeypatch):
+def test_parquet_without_pyarrow(tmp_path, monkeypatch):
     path = tmp_path / "p.parquet"
     path.write_bytes(b"PAR1")
-    monkeypatch.setitem(sys.modules, "pandas", None)
+    for name in ("pyarrow", "pyarrow.compute", "pyarrow.dataset"):
+        monkeypatch.setitem(sys.modules, name, None)
     rc, out, err = run(["report", str(path)])
-    assert_one_line_error(rc, out, err, "needs pandas and pyarrow")
+    assert_one_line_error(rc, out, err, "needs pyarrow", "skcalib[parquet]")
 
 
 def test_csv_needs_no_pandas(tmp_path, monkeypatch):

@@ -1,0 +1,596 @@
+"""Streamed reports of Parquet predictions: a file, a directory of files or a glob.
+
+The dataset is read file by file and, within a file, record batch by record batch (a
+row group at most at a time), each batch going through the
+:class:`~skcalib.streaming.CalibrationAccumulator` of its group (model, ``--by`` values).
+Memory is bounded by the size of a row group and the number of groups, never by the
+number of rows; the equal-width numbers (ECE, MCE, SCE, the reliability curve, Brier
+score, accuracy) are those of the in-memory report on the same rows.
+
+Labels are encoded once per batch, by hashing against the sorted classes found by a first
+pass over the label column alone (or given with ``--labels``); the accumulators see
+integer codes ``0..k-1``.
+
+Two functions are the seams for other ways of producing batches or accumulators (a Dask
+cluster): :func:`accumulate_batches` takes *any* iterable of ``pyarrow.RecordBatch`` (or
+``(batch, source)`` pairs) and a :class:`StreamSpec`; :func:`report_from_accumulators`
+turns ``{row name: CalibrationAccumulator}`` -- e.g. the merged partition accumulators of a
+Dask DataFrame -- into the :class:`~skcalib.report.CalibrationReport` that
+``skcalib report`` prints.
+"""
+
+from __future__ import annotations
+
+import glob
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..streaming import CalibrationAccumulator
+from ._io import (
+    RENORMALIZE_TOLERANCE,
+    PredictionsFileError,
+    _check_range,
+    _list,
+    _one_line,
+    _py,
+    _renormalize,
+    _type_labels,
+    check_group_columns,
+    class_plan,
+    code_dtype,
+)
+from ._report import CalibrationReport, _metric_columns
+
+__all__ = [
+    "StreamSpec",
+    "accumulate_batches",
+    "is_dataset_path",
+    "open_dataset",
+    "report_from_accumulators",
+    "stream_report",
+]
+
+#: rows per record batch read from a Parquet file
+BATCH_ROWS = 1 << 18
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def _pyarrow():
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.dataset as ds
+    except ImportError as exc:
+        raise PredictionsFileError(
+            "reading Parquet files needs pyarrow (pip install pyarrow, or "
+            "pip install 'skcalib[parquet]'); or save the predictions as .csv or .npz"
+        ) from exc
+    return pa, pc, ds
+
+
+def is_dataset_path(path):
+    """Whether ``path`` is read as a Parquet dataset: a .parquet/.pq file, a directory,
+    or a glob pattern that is not itself an existing file."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        return True
+    if os.path.splitext(path)[1].lower() in (".parquet", ".pq"):
+        return True
+    return bool(_GLOB_CHARS.search(path)) and not os.path.exists(path)
+
+
+def open_dataset(path):
+    """The Parquet files of ``path`` as a ``pyarrow.dataset.Dataset``, and a title.
+
+    A file; a directory (every Parquet file below it, Hive partitions ``key=value``
+    becoming columns); or a glob (``preds/*.parquet``, ``**`` recursive).
+    """
+    pa, _, ds = _pyarrow()
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        files = sorted(
+            f
+            for pattern in ("**/*.parquet", "**/*.pq", "**/*.PARQUET")
+            for f in glob.glob(os.path.join(path, pattern), recursive=True)
+        )
+        if not files:
+            raise PredictionsFileError(
+                "is a directory without .parquet files (expected a predictions file, a "
+                "directory of Parquet files or a glob)"
+            )
+        source, title = path, os.path.basename(os.path.normpath(path))
+        kwargs = {"partitioning": "hive"}
+    elif os.path.exists(path):
+        source, title, kwargs = path, os.path.splitext(os.path.basename(path))[0], {}
+    else:
+        files = sorted(glob.glob(path, recursive=True))
+        if not files:
+            raise PredictionsFileError(
+                "no such file" if not _GLOB_CHARS.search(path) else "no file matches the glob"
+            )
+        dirs = [f for f in files if os.path.isdir(f)]
+        if dirs:
+            raise PredictionsFileError(f"the glob matches a directory: {dirs[0]!r}")
+        source, kwargs = files, {}
+        title = os.path.splitext(os.path.basename(path))[0] or "dataset"
+    try:
+        dataset = ds.dataset(source, format="parquet", **kwargs)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise PredictionsFileError(f"not a readable Parquet dataset: {_one_line(exc)}") from exc
+    return dataset, title
+
+
+def _columns(schema):
+    """The data columns of a schema (pandas' stored index columns left out)."""
+    index = set()
+    meta = schema.pandas_metadata if schema.metadata else None
+    if meta:
+        index = {c for c in meta.get("index_columns", []) if isinstance(c, str)}
+    return [n for n in schema.names if n not in index and not n.startswith("__index_level_")]
+
+
+@dataclass
+class StreamSpec:
+    """What to read from each batch and how to encode it (see :func:`make_spec`)."""
+
+    label_col: str
+    #: probability columns in class order
+    proba_cols: list
+    #: the probability columns as given (for messages)
+    given_cols: list
+    proba_cols_given: bool
+    model_col: object
+    by: list
+    #: the sorted distinct labels, a pyarrow array, and their index in ``classes``
+    present: object
+    lut: object
+    #: the classes of the codes (None: labels passed as they are, see ClassPlan)
+    classes: object
+    pos_label: object = None
+    pos_index: object = None
+    renormalize: bool = False
+    n_bins: int = 15
+    #: the columns to read
+    read: list = field(default_factory=list)
+
+
+def _label_type_kind(pa, typ):
+    if pa.types.is_dictionary(typ):
+        typ = typ.value_type
+    if pa.types.is_boolean(typ):
+        return "b"
+    if pa.types.is_integer(typ):
+        return "i"
+    if pa.types.is_floating(typ):
+        return "f"
+    return "U"
+
+
+def _decode(pa, arr):
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    return arr
+
+
+def _present_labels(pa, pc, dataset, label_col, progress=None):
+    """Sorted distinct labels: a pass over the label column alone."""
+    seen = None
+    offset = 0
+    for fragment in dataset.get_fragments():
+        for batch in fragment.to_batches(columns=[label_col], batch_size=BATCH_ROWS):
+            col = _decode(pa, batch.column(0))
+            if col.null_count:
+                i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+                raise PredictionsFileError(
+                    f"label column {label_col!r} is empty at row {i + offset} of {_name(fragment)}"
+                )
+            u = pc.unique(col)
+            seen = u if seen is None else pc.unique(pa.concat_arrays([seen, u.cast(seen.type)]))
+            offset += batch.num_rows
+        offset = 0
+    if seen is None:
+        raise PredictionsFileError("the dataset has no rows")
+    values = seen.to_numpy(zero_copy_only=False)
+    if values.dtype.kind == "O":
+        values = values.astype(str)
+    return np.sort(values)
+
+
+def make_spec(
+    dataset,
+    *,
+    label_col="y",
+    proba_cols=None,
+    model_col=None,
+    by=(),
+    labels=None,
+    renormalize=False,
+    n_bins=15,
+):
+    """Check the columns of a dataset and find its classes (a pass over the labels)."""
+    pa, pc, _ = _pyarrow()
+    schema = dataset.schema
+    names = _columns(schema)
+    by = list(by)
+    reserved = check_group_columns(names, label_col, model_col, by)
+    given = proba_cols is not None
+    if proba_cols is None:
+        proba_cols = [c for c in names if c not in reserved]
+    else:
+        for c in proba_cols:
+            if c not in names:
+                raise PredictionsFileError(
+                    f"no probability column {c!r}; the columns are {_list(names)}"
+                )
+            if c in reserved:
+                raise PredictionsFileError(
+                    f"column {c!r} cannot be both a probability column and a label, model or "
+                    "--by column"
+                )
+        if len(set(proba_cols)) != len(proba_cols):
+            raise PredictionsFileError("--proba-cols names a column twice")
+    if not proba_cols:
+        raise PredictionsFileError(
+            f"no probability columns: the dataset has only {_list(names)}; give one column "
+            "of predicted probabilities per class, named by the class"
+        )
+    for c in proba_cols:
+        typ = schema.field(c).type
+        if not (pa.types.is_floating(typ) or pa.types.is_integer(typ)):
+            raise PredictionsFileError(
+                f"probability column {c!r} is not numeric (type {typ}) (name the probability "
+                "columns with --proba-cols if other columns are present)"
+            )
+    kind = _label_type_kind(pa, schema.field(label_col).type)
+    if labels is None:
+        present = _present_labels(pa, pc, dataset, label_col)
+    else:
+        typed = _type_labels(labels) if kind in "if" else np.array(labels, dtype=str)
+        if kind == "b":
+            typed = np.array([str(v).lower() in ("true", "1") for v in labels])
+        if kind == "i" and typed.dtype.kind != "i":
+            raise PredictionsFileError(
+                f"--labels must be integers: the labels in column {label_col!r} are integers"
+            )
+        present = np.unique(typed.astype(np.float64) if kind == "f" else typed)
+    plan = class_plan(proba_cols, present, label_col)
+    value_type = schema.field(label_col).type
+    if pa.types.is_dictionary(value_type):
+        value_type = value_type.value_type
+    return StreamSpec(
+        label_col=label_col,
+        proba_cols=[proba_cols[j] for j in plan.order],
+        given_cols=list(proba_cols),
+        proba_cols_given=given,
+        model_col=model_col,
+        by=by,
+        present=pa.array(present.tolist(), type=value_type),
+        lut=plan.lut,
+        classes=plan.classes,
+        pos_label=plan.pos_label,
+        pos_index=plan.pos_index,
+        renormalize=renormalize,
+        n_bins=n_bins,
+        read=[label_col, *proba_cols, *by, *([model_col] if model_col else [])],
+    )
+
+
+def _name(fragment):
+    return os.path.basename(getattr(fragment, "path", "") or "") or "the dataset"
+
+
+_AT = re.compile(r"(y_proba\[)(\d+)((?:, \d+)?\])|(\b(?:row|index) )(\d+)")
+
+
+def _locate(message, rows, offset, where, columns):
+    """Turn the row numbers of a chunk's message into rows of the file, naming the column
+    of a ``y_proba[i, j]`` entry."""
+    column = []
+
+    def sub(m):
+        if m.group(1):
+            i = int(m.group(2))
+            j = re.findall(r"\d+", m.group(3))
+            if j and int(j[0]) < len(columns):
+                column.append(columns[int(j[0])])
+            return f"{m.group(1)}{_file_row(i, rows, offset)}{m.group(3)}"
+        return f"{m.group(4)}{_file_row(int(m.group(5)), rows, offset)}"
+
+    out = _AT.sub(sub, message)
+    extra = f", column {column[0]!r}" if column else ""
+    return f"{out} (rows of {where}{extra})"
+
+
+def _file_row(i, rows, offset):
+    return offset + (int(rows[i]) if rows is not None and i < len(rows) else i)
+
+
+def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
+    """Feed record batches to one accumulator per group; return ``{group: accumulator}``.
+
+    Parameters
+    ----------
+    batches : iterable
+        ``pyarrow.RecordBatch`` objects holding the columns ``spec.read``, or pairs
+        ``(batch, (source name, first row of the batch in it))`` for messages.
+    spec : StreamSpec
+        The columns and the encoding of the labels (:func:`make_spec`).
+    accumulators : dict, default=None
+        Accumulators to add to (the result of an earlier call); a new dict when None.
+    progress : Progress, default=None
+        Told the number of rows of each batch.
+
+    Returns
+    -------
+    dict
+        Row name (``"model"`` without groups; ``"col=value, model"`` with them) to
+        :class:`~skcalib.streaming.CalibrationAccumulator`, in order of first appearance.
+    """
+    pa, pc, _ = _pyarrow()
+    accs = {} if accumulators is None else accumulators
+    group_cols = [*spec.by, *([spec.model_col] if spec.model_col else [])]
+    n_classes = None if spec.classes is None else len(spec.classes)
+    row = 0
+    for item in batches:
+        batch, (where, offset) = item if isinstance(item, tuple) else (item, ("the dataset", row))
+        row += batch.num_rows
+        n = batch.num_rows
+        if n == 0:
+            continue
+        codes = _codes(pa, pc, batch, spec, where, offset)
+        P = _proba(pa, batch, spec, where, offset)
+        if spec.renormalize and P.ndim == 2:
+            P = _renormalize(P, offset)
+        for name, rows in _groups(pa, pc, batch, group_cols, spec.model_col):
+            acc = accs.get(name)
+            if acc is None:
+                acc = accs[name] = _new_accumulator(spec, n_classes)
+            y_g = codes if rows is None else codes[rows]
+            P_g = P if rows is None else P[rows]
+            try:
+                acc.update(y_g, P_g)
+            except ValueError as exc:
+                msg = _locate(str(exc), rows, offset, where, spec.proba_cols)
+                if len(accs) > 1 or group_cols:
+                    msg = f"model {name!r}: {msg}"
+                raise PredictionsFileError(msg) from exc
+        if progress is not None:
+            progress.update(n)
+    return accs
+
+
+def _new_accumulator(spec, n_classes):
+    if n_classes is None:
+        return CalibrationAccumulator(n_bins=spec.n_bins, pos_label=spec.pos_label)
+    return CalibrationAccumulator(
+        n_bins=spec.n_bins, labels=np.arange(n_classes), pos_label=spec.pos_index
+    )
+
+
+def _codes(pa, pc, batch, spec, where, offset):
+    col = _decode(pa, batch.column(spec.label_col))
+    if col.null_count:
+        i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+        raise PredictionsFileError(
+            f"label column {spec.label_col!r} is empty at row {i + offset} of {where}"
+        )
+    if not col.type.equals(spec.present.type):
+        col = col.cast(spec.present.type)
+    idx = pc.index_in(col, value_set=spec.present)
+    if idx.null_count:
+        i = int(np.flatnonzero(idx.is_null().to_numpy(zero_copy_only=False))[0])
+        raise PredictionsFileError(
+            f"label {_py(col[i].as_py())!r} at row {i + offset} of {where} is not among the "
+            f"classes {_list(spec.present.to_pylist())} (given with --labels)"
+        )
+    idx = idx.to_numpy()
+    if spec.classes is None:  # labels passed as they are
+        return spec.present.to_numpy(zero_copy_only=False)[idx]
+    return spec.lut[idx].astype(code_dtype(len(spec.classes)), copy=False)
+
+
+def _proba(pa, batch, spec, where, offset):
+    arrays = []
+    for c in spec.proba_cols:
+        arr = batch.column(c)
+        if arr.null_count:
+            i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
+            raise PredictionsFileError(
+                f"probability column {c!r} is empty at row {i + offset} of {where}"
+            )
+        arrays.append(arr.to_numpy(zero_copy_only=False))
+    upper = 1.0 if len(arrays) == 1 else 1.0 + RENORMALIZE_TOLERANCE
+    for c, a in zip(spec.proba_cols, arrays, strict=True):
+        _check_range(
+            a,
+            c,
+            None,
+            spec.given_cols,
+            spec.proba_cols_given,
+            upper,
+            offset=offset,
+            where=f" of {where}",
+        )
+    if len(arrays) == 1:
+        a = arrays[0]
+        return a if a.dtype.kind == "f" else a.astype(np.float64)
+    dtype = np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
+    P = np.empty((batch.num_rows, len(arrays)), dtype=dtype)
+    for j, a in enumerate(arrays):
+        P[:, j] = a
+    return P
+
+
+def _groups(pa, pc, batch, group_cols, model_col):
+    """``(name, rows)`` of each group in a batch (``rows`` None: the whole batch)."""
+    if not group_cols:
+        yield "model", None
+        return
+    combined, names = None, None
+    for c in group_cols:
+        enc = pc.dictionary_encode(_decode(pa, batch.column(c)), null_encoding="encode")
+        enc = enc.combine_chunks() if isinstance(enc, pa.ChunkedArray) else enc
+        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        values = [str(v) for v in enc.dictionary.to_pylist()]
+        shown = [v if c == model_col else f"{c}={v}" for v in values]
+        if combined is None:
+            combined, names = codes, shown
+        else:
+            combined = combined * len(shown) + codes
+            names = [f"{a}, {b}" for a in names for b in shown]
+    order = np.argsort(combined, kind="stable")
+    sorted_codes = combined[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
+    bounds = np.r_[starts, len(order)]
+    # groups in order of first appearance in the batch
+    firsts = [int(order[s]) for s in starts]
+    for g in np.argsort(firsts, kind="stable"):
+        rows = np.sort(order[bounds[g] : bounds[g + 1]])
+        yield names[int(sorted_codes[bounds[g]])], rows
+
+
+def _fragment_batches(dataset, columns):
+    """``(batch, (file name, first row))`` of every file of a dataset, in order.
+
+    One row group at a time, read synchronously with ``ParquetFile.read_row_group``:
+    the dataset scanner reads ahead without limit when its consumer is slower than the
+    disk, which would hold the whole file in memory.  Hive partition values (directory
+    names ``key=value``) become constant columns.
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    for fragment in dataset.get_fragments():
+        where = _name(fragment)
+        keys = ds.get_partition_keys(fragment.partition_expression) or {}
+        own = [c for c in columns if c not in keys]
+        pf = pq.ParquetFile(fragment.path, filesystem=fragment.filesystem, pre_buffer=False)
+        offset = 0
+        for rg in range(pf.num_row_groups):
+            table = pf.read_row_group(rg, columns=own)
+            for batch in table.to_batches(max_chunksize=BATCH_ROWS):
+                if keys:
+                    arrays = [
+                        batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
+                        for c in columns
+                    ]
+                    batch = pa.RecordBatch.from_arrays(arrays, names=columns)
+                yield batch, (where, offset)
+                offset += batch.num_rows
+            del table
+
+
+def stream_report(
+    path,
+    *,
+    label_col=None,
+    proba_cols=None,
+    model_col=None,
+    by=(),
+    labels=None,
+    renormalize=False,
+    n_bins=15,
+    progress=None,
+):
+    """The report of a Parquet file, directory or glob, streamed batch by batch.
+
+    Returns
+    -------
+    CalibrationReport
+    """
+    pa, _, _ = _pyarrow()
+    dataset, title = open_dataset(path)
+    spec = make_spec(
+        dataset,
+        label_col="y" if label_col is None else label_col,
+        proba_cols=proba_cols,
+        model_col=model_col,
+        by=by,
+        labels=labels,
+        renormalize=renormalize,
+        n_bins=n_bins,
+    )
+    if progress is not None:
+        try:
+            progress.total = dataset.count_rows()
+        except pa.ArrowException:  # pragma: no cover - metadata without row counts
+            progress.total = None
+    try:
+        accs = accumulate_batches(_fragment_batches(dataset, spec.read), spec, progress=progress)
+    except pa.ArrowException as exc:
+        raise PredictionsFileError(f"not a readable Parquet dataset: {_one_line(exc)}") from exc
+    finally:
+        if progress is not None:
+            progress.close()
+    if not accs:
+        raise PredictionsFileError("the dataset has no rows")
+    return report_from_accumulators(accs, n_bins=n_bins, title=title, classes=spec.classes)
+
+
+def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, streamed=True):
+    """A :class:`~skcalib.report.CalibrationReport` of ``{row name: accumulator}``.
+
+    Parameters
+    ----------
+    accumulators : dict
+        Row (model or group) name to a fed
+        :class:`~skcalib.streaming.CalibrationAccumulator`; all with ``n_bins`` bins.
+    n_bins : int
+        Number of bins.
+    title : str, default=None
+        Name of the data set.
+    classes : array-like, default=None
+        The classes, when the accumulators saw integer codes ``0..k-1`` (then
+        ``classes[code]`` names each class in the report).
+    streamed : bool, default=True
+        Say in the table that the equal-mass edges come from the accumulators' fine
+        histogram.
+
+    Returns
+    -------
+    CalibrationReport
+    """
+    models = [str(m) for m in accumulators]
+    values, n_samples, cls, positive, curves = {}, {}, {}, {}, {}
+    for m, acc in zip(models, accumulators.values(), strict=True):
+        if acc.n_bins != n_bins:
+            raise ValueError(f"accumulator {m!r} has n_bins={acc.n_bins}, expected {n_bins}")
+        out = acc.compute()
+        n_samples[m] = int(out.pop("n_samples"))
+        values[m] = {k: float(v) for k, v in out.items()}
+        own = np.asarray(acc.classes_)
+        names = own if classes is None else np.asarray(classes)[own.astype(int)]
+        cls[m] = names
+        pos = None
+        if len(own) == 2:
+            if acc.pos_label is not None:
+                pos = int(np.flatnonzero(own == acc.pos_label)[0])
+            else:
+                pos = int(np.argmax(own)) if own.dtype.kind in "biuf" else 1
+            pos = _py(names[pos])
+        positive[m] = pos
+        curves[m] = acc.reliability_curve()
+    multiclass = any(len(cls[m]) > 2 for m in models)
+    columns = _metric_columns(n_bins, multiclass, streamed=streamed)
+    for m in models:
+        values[m].setdefault("static_calibration_error", math.nan)
+        values[m] = {c.key: values[m][c.key] for c in columns}
+    return CalibrationReport(
+        title=title,
+        models=models,
+        columns=columns,
+        values=values,
+        n_samples=n_samples,
+        classes=cls,
+        positive_class=positive,
+        curves=curves,
+        n_bins=n_bins,
+    )
