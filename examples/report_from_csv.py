@@ -6,8 +6,9 @@ Report the calibration of predictions saved to CSV
 The usual workflow: a model's test-set probabilities are saved to a CSV file (one row per
 sample, the label column and one probability column per class, named by the class), and
 ``skcalib report`` prints their accuracy and calibration metrics.  Here the file is
-written with the standard ``csv`` module (``pandas.DataFrame.to_csv(index=False)`` writes
-the same format) and two models are stored in one file with a ``model`` column.
+written with the standard ``csv`` module (``pandas.DataFrame.to_csv`` writes the same
+format; the index column it adds by default is ignored) and two models are stored in one
+file with a ``model`` column.
 
 The command is run from Python through :func:`skcalib.__main__.main`, which takes the
 command-line arguments and returns the exit status; in a shell the same report is::

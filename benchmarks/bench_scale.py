@@ -1,0 +1,135 @@
+"""Benchmark of ``skcalib report`` on a Parquet dataset too large to hold in memory.
+
+Binary predictions (float32 probability of class 1, int8 label) are written to a Parquet
+file on disk in row groups of 1,000,000 rows; the streamed report
+(``skcalib.report._stream.stream_report``, what ``skcalib report FILE.parquet`` runs) is
+timed against the "floor": reading the same two columns with pyarrow, row group by row
+group, and touching them (their sum).  Each run is a fresh subprocess, so that its peak
+resident memory (``ru_maxrss``) is its own; the memory must stay flat when the data grows
+10x.  The report runs twice: as the command does (a first pass over the label column finds
+the classes) and with the classes given (``--labels 0,1``).
+
+Run: python benchmarks/bench_scale.py [--quick]  (full: 10 and 100 million rows;
+--quick: 0.2 and 2 million)
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from _common import parse_args
+
+ROW_GROUP = 1_000_000
+
+# peak RSS: VmHWM of /proc/self/status, which exec resets (ru_maxrss keeps the parent's
+# peak across fork and exec); both scripts read the first row group once before the clock
+# starts, so that neither pays pyarrow's one-time start-up inside the timing
+PROLOGUE = """
+import sys, time
+import pyarrow.parquet as pq
+def peak_rss():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+pq.ParquetFile(sys.argv[1]).read_row_group(0, columns=["y", "1"])
+"""
+
+FLOOR = (
+    PROLOGUE
+    + """
+t0 = time.perf_counter()
+pf = pq.ParquetFile(sys.argv[1], pre_buffer=False)
+total = 0.0
+for rg in range(pf.num_row_groups):
+    t = pf.read_row_group(rg, columns=["y", "1"])
+    total += float(t.column("1").to_numpy().sum()) + float(t.column("y").to_numpy().sum())
+    del t
+print(time.perf_counter() - t0, peak_rss())
+"""
+)
+
+REPORT = (
+    PROLOGUE
+    + """
+from skcalib.report._stream import stream_report
+labels = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+t0 = time.perf_counter()
+r = stream_report(sys.argv[1], labels=labels)
+assert r.n_samples["model"] > 0
+print(time.perf_counter() - t0, peak_rss())
+"""
+)
+
+
+def write_dataset(path, n_rows, seed=0):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    schema = pa.schema([("y", pa.int8()), ("1", pa.float32())])
+    with pq.ParquetWriter(path, schema) as w:
+        for start in range(0, n_rows, ROW_GROUP):
+            n = min(ROW_GROUP, n_rows - start)
+            p = rng.random(n, dtype=np.float32)
+            y = (rng.random(n, dtype=np.float32) < p).astype(np.int8)
+            w.write_table(pa.table({"y": y, "1": p}, schema=schema), row_group_size=ROW_GROUP)
+
+
+def run(script, *argv):
+    out = subprocess.run(
+        [sys.executable, "-c", script, *argv], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[0]), int(out[1]) * 1024  # KiB
+
+
+def best(script, argv, repeat):
+    runs = [run(script, *argv) for _ in range(repeat)]
+    return min(t for t, _ in runs), max(m for _, m in runs)
+
+
+def main():
+    args = parse_args(__doc__)
+    repeat = args.repeat or (1 if args.quick else 3)
+    sizes = (200_000, 2_000_000) if args.quick else (10_000_000, 100_000_000)
+    rss = {}
+    with tempfile.TemporaryDirectory(prefix="skcalib-bench-") as tmp:
+        for n in sizes:
+            path = os.path.join(tmp, f"preds_{n}.parquet")
+            t0 = time.perf_counter()
+            write_dataset(path, n)
+            size = os.path.getsize(path)
+            print(
+                f"{n:,} rows: {size / 2**20:.0f} MiB on disk (written in "
+                f"{time.perf_counter() - t0:.1f} s)"
+            )
+            t_floor, m_floor = best(FLOOR, [path], repeat)
+            for name, extra in (("skcalib report", []), ("skcalib report --labels 0,1", ["0,1"])):
+                t, m = best(REPORT, [path, *extra], repeat)
+                rss.setdefault(name, []).append(m)
+                target = (
+                    ""
+                    if args.quick
+                    else f"  target <= 2.0x  {'OK' if t <= 2 * t_floor else 'MISS'}"
+                )
+                print(
+                    f"  {name:<30s} {t:8.2f} s  floor {t_floor:6.2f} s  ratio {t / t_floor:5.2f}x  "
+                    f"{n / t / 1e6:6.1f} M rows/s  peak RSS {m / 2**20:6.0f} MiB "
+                    f"(floor {m_floor / 2**20:.0f} MiB){target}"
+                )
+            os.remove(path)
+    for name, (small, big) in rss.items():
+        ok = "" if args.quick else f"  {'OK' if big < 2**30 and big < 1.25 * small else 'MISS'}"
+        print(
+            f"{name}: peak RSS {small / 2**20:.0f} MiB -> {big / 2**20:.0f} MiB for 10x the rows "
+            f"(ratio {big / small:.2f}x; target < 1 GiB and flat){ok}"
+        )
+
+
+if __name__ == "__main__":
+    main()
