@@ -254,6 +254,21 @@ def test_recalibration_depends_on_metrics_and_never_the_reverse():
     assert "skcalib.metrics._validation" in GRAPH["skcalib.recalibration._base"]
 
 
+def test_streaming_depends_on_metrics_and_never_the_reverse():
+    streaming = "skcalib.streaming"
+    assert streaming in GRAPH
+    allowed = (streaming, METRICS, BOTTOM)
+    for module, edges in GRAPH.items():
+        if _within(module, streaming):
+            other = sorted(e for e in edges if not any(_within(e, a) for a in allowed))
+            assert not other, f"{module} imports {other}"
+        elif _within(module, METRICS) or _within(module, BOTTOM):
+            back = sorted(e for e in edges if _within(e, streaming))
+            assert not back, f"{module} imports {back}"
+    # the accumulator is built on the one binning core
+    assert "skcalib.metrics._binning" in GRAPH["skcalib.streaming._accumulator"]
+
+
 def test_only_the_compat_layer_touches_private_sklearn_names():
     offenders = {
         module: uses

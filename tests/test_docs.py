@@ -36,6 +36,7 @@ API_MODULES = [
     "skcalib.report",
     "skcalib.display",
     "skcalib.recalibration",
+    "skcalib.streaming",
 ]
 
 

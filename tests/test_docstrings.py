@@ -38,6 +38,7 @@ PUBLIC_MODULES = [
     "skcalib.utils",
     "skcalib.display",
     "skcalib.recalibration",
+    "skcalib.streaming",
 ]
 
 #: numpydoc checks that are *not* enforced, each with its reason

@@ -424,17 +424,17 @@ def _weight_sq(stats):
 COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ = range(4)
 
 
-def _pair_sums(conf, outcome, weight, edges, uniform, threshold):
+def _pair_sums(b, conf, outcome, weight, size, threshold):
     """Per-bin sums of one chunk of (probability, 0/1 outcome, weight) triples.
 
-    Returns an array of shape (4, n_bins + 1): per bin the weight (count), the weighted
-    sums of the probabilities and of the outcomes, and the sum of the squared weights
-    (the count without weights).  The extra last slot holds the values above
-    ``edges[-1]`` (see :func:`bin_index_unclipped`); :func:`_fold` moves it into the last
-    bin.  Probabilities ``<= threshold`` are left out.
+    ``b`` is the bin index of each probability in ``[0, size - 1]`` (a fresh array, which
+    is modified).  Returns an array of shape (4, size): per bin the weight (count), the
+    weighted sums of the probabilities and of the outcomes, and the sum of the squared
+    weights (the count without weights).  With the ``n_bins + 1`` slots of
+    :func:`bin_index_unclipped`, the extra last slot holds the values above ``edges[-1]``
+    and :func:`_fold` moves it into the last bin.  Probabilities ``<= threshold`` are
+    left out.
     """
-    size = edges.shape[0]  # n_bins + 1 slots
-    b = bin_index_unclipped(conf, edges, uniform)
     if threshold > 0:
         b[~(conf > threshold)] = size  # a slot past the end, dropped below
     cell = b << 1  # (bin, outcome) cell: one bincount gives counts and outcome sums
@@ -494,18 +494,27 @@ def _fold(sums):
     return sums[..., :-1]
 
 
-def accumulate_pairs(conf, outcome, sample_weight, edges, threshold=0.0):
+def accumulate_pairs(conf, outcome, sample_weight, edges, threshold=0.0, *, bin_index=None):
     """Per-bin sums of validated (probability, 0/1 outcome) pairs, chunk by chunk.
 
     Returns an array of shape (4, n_bins): count, sum of probabilities, sum of outcomes
     and sum of squared weights per bin (rows :data:`COUNT`, :data:`SUM_PROBA`,
-    :data:`SUM_TRUE`, :data:`SUM_WEIGHT_SQ`).
+    :data:`SUM_TRUE`, :data:`SUM_WEIGHT_SQ`).  ``bin_index(x)`` computes the bins of a
+    chunk as :func:`bin_index_unclipped` does for ``edges`` (a faster exact rule for a
+    grid of known shape); by default :func:`bin_index_unclipped` itself.
     """
-    uniform = _is_uniform(edges)
-    sums = np.zeros((4, edges.shape[0]))
+    if bin_index is None:
+        uniform = _is_uniform(edges)
+
+        def bin_index(x):
+            return bin_index_unclipped(x, edges, uniform)
+
+    size = edges.shape[0]  # n_bins + 1 slots
+    sums = np.zeros((4, size))
     for start, stop in iter_row_chunks(conf.shape[0], 8):
+        c = conf[start:stop]
         weight = None if sample_weight is None else sample_weight[start:stop]
-        sums += _pair_sums(conf[start:stop], outcome[start:stop], weight, edges, uniform, threshold)
+        sums += _pair_sums(bin_index(c), c, outcome[start:stop], weight, size, threshold)
     return _fold(sums)
 
 
@@ -517,15 +526,33 @@ def _as_2col(p, pos_index):
     return out
 
 
-def _top_label_chunk(P, y, pos_index):
+def _top_label_chunk(P, y, pos_index, conf, outcome):
     """Confidence (largest probability) and correctness of the predicted class of a
-    chunk of rows; the first largest column is the prediction, as ``argmax``."""
+    chunk of rows, written to ``conf`` and ``outcome``; the first largest column is the
+    prediction, as ``argmax``."""
     if P.ndim == 1:  # binary, positive-class probability; column order = class order
         neg = 1 - P
         pred_pos = P > neg if pos_index == 1 else P >= neg
-        return np.where(pred_pos, P, neg), (y == pos_index) == pred_pos
+        np.copyto(conf, np.where(pred_pos, P, neg))
+        np.equal(y == pos_index, pred_pos, out=outcome)
+        return
     pred = P.argmax(axis=1)
-    return P[np.arange(P.shape[0]), pred], pred == y
+    conf[:] = P[_row_index(P.shape[0]), pred]
+    np.equal(pred, y, out=outcome)
+
+
+def _row_index(m):
+    """``np.arange(m)`` (read-only, cached: one per chunk size)."""
+    rows = _ROWS.get(m)
+    if rows is None:
+        if len(_ROWS) > 16:
+            _ROWS.clear()
+        rows = _ROWS[m] = np.arange(m)
+        rows.flags.writeable = False
+    return rows
+
+
+_ROWS: dict = {}
 
 
 def probability_outcome(data, multiclass, rows=None):
@@ -550,8 +577,8 @@ def probability_outcome(data, multiclass, rows=None):
     conf = np.empty(data.n_samples, dtype=P.dtype)
     outcome = np.empty(data.n_samples, dtype=bool)
     for start, stop, chunk in rows:
-        conf[start:stop], outcome[start:stop] = _top_label_chunk(
-            chunk, data.y[start:stop], data.pos_index
+        _top_label_chunk(
+            chunk, data.y[start:stop], data.pos_index, conf[start:stop], outcome[start:stop]
         )
     return conf, outcome
 
@@ -593,8 +620,10 @@ def bin_stats(
     data whose values are checked; :func:`stats_of_input` passes
     :func:`~skcalib.metrics._validation.checked_rows`, which checks each chunk as it is
     read.  Options are validated by the public callers (``bins`` already checked by
-    :func:`check_bin_edges`).  With fixed edges the data is read in one pass; equal-mass
-    edges need the binned values first.
+    :func:`check_bin_edges`).  The rows are read once: binary calibration with fixed
+    edges bins each chunk as it is read; top-label calibration first reduces the rows to
+    their (confidence, correctness) pairs, class-wise calibration with shared edges sums
+    each chunk's (class, bin) cells.
     """
     mode = resolve_multiclass(multiclass, data)
     if rows is None:
@@ -612,20 +641,25 @@ def bin_stats(
         edges = None  # equal-mass: the quantiles of what is binned
     if mode == "classwise":
         sums, all_edges = _classwise_stats(data, rows, edges, n_bins, threshold)
-    elif edges is None:
-        conf, outcome = probability_outcome(data, mode, rows)
-        values, weight = _kept(conf, sw, threshold)
-        edges = quantile_edges(values, n_bins, weight)
-        sums = accumulate_pairs(conf, outcome, sw, edges, threshold)[:, None, :]
-        all_edges = edges[None, :]
-    else:  # one pass: the pairs of each chunk are binned while it is in cache
+    elif mode == "binary" and edges is not None:
+        # one pass: each chunk of the positive-class probability is binned in cache
         uniform = _is_uniform(edges)
         sums = np.zeros((4, edges.shape[0]))
         for start, stop, chunk in rows:
-            conf, outcome = _chunk_pairs(data, mode, chunk, start, stop)
+            conf, outcome = _binary_chunk(data, chunk, start, stop)
             weight = None if sw is None else sw[start:stop]
-            sums += _pair_sums(conf, outcome, weight, edges, uniform, threshold)
+            b = bin_index_unclipped(conf, edges, uniform)
+            sums += _pair_sums(b, conf, outcome, weight, edges.shape[0], threshold)
         sums = _fold(sums)[:, None, :]
+        all_edges = edges[None, :]
+    else:
+        # top-label: the (confidence, correctness) pairs first (one pass over the
+        # rows), then the bins of those n values, in long chunks
+        conf, outcome = probability_outcome(data, mode, rows)
+        if edges is None:
+            values, weight = _kept(conf, sw, threshold)
+            edges = quantile_edges(values, n_bins, weight)
+        sums = accumulate_pairs(conf, outcome, sw, edges, threshold)[:, None, :]
         all_edges = edges[None, :]
     return BinStats(
         count=sums[COUNT],
@@ -637,14 +671,12 @@ def bin_stats(
     )
 
 
-def _chunk_pairs(data, mode, chunk, start, stop):
-    """(probability, outcome) pairs of one chunk of rows: see :func:`probability_outcome`."""
+def _binary_chunk(data, chunk, start, stop):
+    """Positive-class probabilities and outcomes of one chunk of rows."""
     y = data.y[start:stop]
-    if mode == "top_label":
-        return _top_label_chunk(chunk, y, data.pos_index)
     conf = chunk if data.binary_1d else chunk[:, data.pos_index]
     if data.pos_index == 1 and y.dtype.kind in "biu":
-        return conf, y
+        return conf, y  # indices are 0/1 and 1 is the positive class: no copy
     return conf, y == data.pos_index
 
 

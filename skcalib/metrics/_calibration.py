@@ -368,7 +368,7 @@ def expected_calibration_error(
     >>> expected_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
     0.275
     >>> P = [[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6]]
-    >>> expected_calibration_error([0, 2, 2], P, n_bins=10)  # top-label
+    >>> expected_calibration_error([0, 2, 2], P, labels=[0, 1, 2], n_bins=10)  # top-label
     0.1666...
     """
     return _binned_error(
@@ -894,10 +894,17 @@ def reliability_curve(
         labels=labels,
         pos_label=pos_label,
     )
-    squeeze = multiclass != "classwise"
+    return curve_from_bin_stats(
+        stats, classwise=multiclass == "classwise", confidence_level=confidence_level
+    )
+
+
+def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None):
+    """The :func:`reliability_curve` Bunch of :class:`BinStats` (one group unless
+    ``classwise``), with Wilson intervals at ``confidence_level`` when it is given."""
 
     def pick(a):
-        return a[0] if squeeze else a
+        return a if classwise else a[0]
 
     prob_true = stats.prob_true
     curve = Bunch(

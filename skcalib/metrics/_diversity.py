@@ -479,7 +479,7 @@ def variance_bound(y_true, y_proba_members, *, sample_weight=None, labels=None):
     >>> from skcalib.metrics import variance_bound
     >>> members = [[[.5, .4, .1], [.1, .1, .8]], [[.3, .3, .4], [.1, 0., .9]],
     ...            [[.8, .1, .1], [0., .7, .3]], [[.5, .4, .1], [.1, .2, .7]]]
-    >>> variance_bound([0, 2], members)
+    >>> variance_bound([0, 2], members, labels=[0, 1, 2])
     0.028461974344135804
     """
     P = check_members(y_proba_members)

@@ -186,8 +186,8 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     oriented: **lower is better**.  Its scorer ``"brier"`` (``"neg_brier_score"`` is
     scikit-learn's) negates it, so that greater is better as for every scikit-learn scorer.
 
-    Unlike ``sklearn.metrics.brier_score_loss``, string labels with a 1-D ``y_proba`` do
-    not need ``pos_label``: the positive class defaults to the greater label.  The
+    As for ``sklearn.metrics.brier_score_loss``, a 1-D ``y_proba`` needs ``pos_label``
+    unless the labels are ``{0, 1}`` or ``{-1, 1}`` (then the positive class is 1).  The
     ``uncertainty_metrics`` library's ``brier_score`` is this multiclass score minus 1.
 
     Parameters
@@ -221,7 +221,7 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     >>> from skcalib.metrics import brier_score
     >>> brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3])
     0.0375
-    >>> brier_score(["spam", "ham", "ham", "spam"], [0.9, 0.2, 0.1, 0.7])  # P("spam")
+    >>> brier_score(["spam", "ham", "ham", "spam"], [0.9, 0.2, 0.1, 0.7], pos_label="spam")
     0.0375
     >>> brier_score([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
     0.146...
@@ -281,7 +281,8 @@ def negative_log_likelihood(
     labels : array-like, default=None
         The classes, in the column order of ``y_proba``.
     pos_label : int, float, bool or str, default=None
-        Positive class for a 1-D ``y_proba`` (default: the greater label).
+        Positive class for a 1-D ``y_proba`` (default: 1, for labels in ``{0, 1}`` or
+        ``{-1, 1}``; required for other labels).
 
     Returns
     -------

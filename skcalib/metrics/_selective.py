@@ -54,6 +54,7 @@ from ._validation import (
     check_classification_input,
     check_proba_values,
     check_sample_weight,
+    row_sum_tolerance,
 )
 
 __all__ = [
@@ -908,13 +909,10 @@ def _ood_scores(y_proba, uncertainty, which):
                 "both are None"
             )
         return u.astype(np.float64, copy=False), False
-    try:
-        P = _check_proba_array(y_proba)
-        if P.shape[0] == 0:
-            raise ValueError("y_proba is empty: need at least one sample")
-        check_proba_values(P)
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("y_proba", name_p)) from None
+    P, given_dtype = _check_proba_array(y_proba, name_p)
+    if P.shape[0] == 0:
+        raise ValueError(f"{name_p} is empty: need at least one sample")
+    check_proba_values(P, name=name_p, tolerance=row_sum_tolerance(given_dtype))
     if uncertainty is not None:
         if u.shape[0] != P.shape[0]:
             raise ValueError(

@@ -78,12 +78,13 @@ MAX_TOTAL_WEIGHT = 1e150
 MIN_WEIGHT = 1e-150
 
 
-def rows_per_chunk(row_bytes, chunk_bytes=CHUNK_BYTES):
+def rows_per_chunk(row_bytes, chunk_bytes=None):
     """Number of rows of ``row_bytes`` each in a chunk of :func:`iter_row_chunks`."""
+    chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
     return max(1, int(chunk_bytes // max(int(row_bytes), 1)))
 
 
-def iter_row_chunks(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
+def iter_row_chunks(n_rows, row_bytes, chunk_bytes=None):
     """Yield ``(start, stop)`` row ranges of about ``chunk_bytes`` each."""
     step = rows_per_chunk(row_bytes, chunk_bytes)
     for start in range(0, n_rows, step):
@@ -448,22 +449,6 @@ def _fmt_index(idx, start):
     return ", ".join(str(i) for i in idx)
 
 
-def _ones(n, dtype):
-    """A vector of ``n`` ones (the right operand of the row-sum product), cached."""
-    key = (n, np.dtype(dtype))
-    v = _ONES.get(key)
-    if v is None:
-        v = np.ones(n, dtype=dtype)
-        v.flags.writeable = False
-        if len(_ONES) > 64:
-            _ONES.clear()
-        _ONES[key] = v
-    return v
-
-
-_ONES: dict = {}
-
-
 def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERANCE):
     """Check a chunk of probabilities; raise ValueError naming the first bad entry.
 
@@ -492,7 +477,9 @@ def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERAN
             return
         raise ValueError(_format_value_error(chunk, start, name=name))
     with np.errstate(all="ignore"):  # NaN/inf rows: reported below, never raised here
-        row_sums = chunk @ _ones(chunk.shape[1], chunk.dtype)
+        # einsum: as fast as a BLAS product on a chunk of any width, and single-threaded
+        # (no BLAS threads competing with the caller's), unlike the matmul ufunc
+        row_sums = np.einsum("ij->i", chunk)
     if chunk.min() >= 0 and row_sums.min() >= 1 - tolerance and row_sums.max() <= 1 + tolerance:
         return  # every comparison is False for NaN
     msg = _format_value_error(chunk, start, upper=1 + tolerance, name=name)

@@ -20,7 +20,6 @@ from skcalib.metrics import (
     thresholded_adaptive_calibration_error,
 )
 from skcalib.metrics._binning import assign_bins, bin_stats, stats_of_input, uniform_bin_edges
-from skcalib.metrics._calibration import _error
 from skcalib.metrics._validation import check_classification_input
 
 from ._slow_calibration import slow_gce

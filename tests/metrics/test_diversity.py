@@ -59,8 +59,10 @@ def test_golden_values():
 def test_variance_bound_exact_value():
     # the exact value; the reference test compares with 0.02847173996913581, which
     # uses the mean 0.52 (a typo for 0.525) and passes within its atol=1e-5
-    assert variance_bound(VB_LABELS, VB_PROBS) == pytest.approx(0.028461974344135804, rel=1e-15)
-    assert variance_bound(VB_LABELS, VB_PROBS) == slow.variance_bound(VB_LABELS, VB_PROBS.tolist())
+    # class 1 does not occur in the labels: the classes (columns) are given
+    value = variance_bound(VB_LABELS, VB_PROBS, labels=[0, 1, 2])
+    assert value == pytest.approx(0.028461974344135804, rel=1e-15)
+    assert value == slow.variance_bound(VB_LABELS, VB_PROBS.tolist())
 
 
 def _random_pair(rng, n=40, k=4):
@@ -149,12 +151,13 @@ def test_variance_bound_agrees_with_slow_loops_and_zero_cases():
     rng = np.random.default_rng(7)
     P = rng.dirichlet(np.ones(3), size=(6, 25))
     y = rng.integers(0, 3, 25)
-    assert variance_bound(y, P) == pytest.approx(slow.variance_bound(y, P.tolist()), rel=1e-12)
+    expected = slow.variance_bound(y, P.tolist())
+    assert variance_bound(y, P, labels=[0, 1, 2]) == pytest.approx(expected, rel=1e-12)
     same = np.repeat(P[:1], 4, axis=0)
-    assert variance_bound(y, same) == 0.0
+    assert variance_bound(y, same, labels=[0, 1, 2]) == 0.0
     # every member gives the observed label probability 0: that sample adds 0
     Z = np.array([[[1.0, 0.0]], [[1.0, 0.0]]])
-    assert variance_bound([1], Z) == 0.0
+    assert variance_bound([1], Z, labels=[0, 1]) == 0.0
 
 
 def test_bad_input():

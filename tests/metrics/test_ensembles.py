@@ -29,8 +29,15 @@ MU_LOGITS = np.array([[[1, 0, 0], [0, 1, 0]], [[2, 2, 2], [2, 2, 2]]], dtype=flo
 
 def test_cross_entropies_golden_values():
     P = softmax(CE_LOGITS, axis=-1)
-    assert ensemble_cross_entropy(CE_LABELS, P) == pytest.approx(0.8847661862, abs=1e-10)
-    assert gibbs_cross_entropy(CE_LABELS, P) == pytest.approx(1.0743019333, abs=1e-10)
+    # class 1 does not occur in CE_LABELS: the classes (columns) are given
+    assert ensemble_cross_entropy(CE_LABELS, P, labels=[0, 1, 2]) == pytest.approx(
+        0.8847661862, abs=1e-10
+    )
+    assert gibbs_cross_entropy(CE_LABELS, P, labels=[0, 1, 2]) == pytest.approx(
+        1.0743019333, abs=1e-10
+    )
+    with pytest.raises(ValueError, match="has 3 columns but y_true has 2 classes.*labels="):
+        ensemble_cross_entropy(CE_LABELS, P)
     # binary (sigmoid) members: positive-class probabilities of shape (M, N)
     p = expit(np.array([[0.5, -1.0], [2.0, 0.0]]))
     assert ensemble_cross_entropy([1, 0], p) == pytest.approx(0.3853931172, abs=1e-10)
@@ -133,12 +140,16 @@ def test_ensemble_cross_entropy_at_most_gibbs_jensen():
 def test_cross_entropy_eps_clipping():
     P = np.array([[[1.0, 0.0]], [[0.5, 0.5]]])
     eps = np.finfo(np.float64).eps
-    assert gibbs_cross_entropy([1], P) == pytest.approx(-(math.log(eps) + math.log(0.5)) / 2)
-    assert ensemble_cross_entropy([1], P) == pytest.approx(-math.log((eps + 0.5) / 2))
-    assert gibbs_cross_entropy([1], P, eps=0) == math.inf
-    assert ensemble_cross_entropy([1], P, eps=0) == pytest.approx(math.log(4))
-    assert ensemble_cross_entropy([1], [[[1.0, 0.0]]], eps=0) == math.inf
-    assert gibbs_cross_entropy([1], P, eps=0.1) == pytest.approx(-math.log(0.05) / 2)
+    assert gibbs_cross_entropy([1], P, labels=[0, 1]) == pytest.approx(
+        -(math.log(eps) + math.log(0.5)) / 2
+    )
+    assert ensemble_cross_entropy([1], P, labels=[0, 1]) == pytest.approx(
+        -math.log((eps + 0.5) / 2)
+    )
+    assert gibbs_cross_entropy([1], P, labels=[0, 1], eps=0) == math.inf
+    assert ensemble_cross_entropy([1], P, labels=[0, 1], eps=0) == pytest.approx(math.log(4))
+    assert ensemble_cross_entropy([1], [[[1.0, 0.0]]], labels=[0, 1], eps=0) == math.inf
+    assert gibbs_cross_entropy([1], P, labels=[0, 1], eps=0.1) == pytest.approx(-math.log(0.05) / 2)
 
 
 def test_string_labels_and_labels_order():

@@ -174,8 +174,9 @@ def test_brier_matches_sklearn_binary(seed):
     assert brier_score(ys, p, pos_label="spam") == pytest.approx(
         brier_score_loss(ys, p, pos_label="spam"), rel=1e-12
     )
-    # our default positive class for strings is the greater label (sklearn raises)
-    assert brier_score(ys, p) == pytest.approx(brier_score_loss(ys, p, pos_label="spam"), rel=1e-12)
+    # no default positive class for string labels (as in sklearn): pos_label is required
+    with pytest.raises(ValueError, match=r"takes values in \{'ham', 'spam'\}.*pass pos_label="):
+        brier_score(ys, p)
     # two columns: half the two-column sum, the 1-D value
     P2 = np.column_stack([1 - p, p])
     if SKLEARN_GE_17:
@@ -219,7 +220,7 @@ def test_brier_accurate_for_near_perfect_forecasts():
     d = 1e-9
     P = np.array([[1 - 2 * d, d, d], [d, 1 - 2 * d, d]])
     expected = 4 * d * d + 2 * d * d  # per row, both rows the same
-    assert brier_score([0, 1], P) == pytest.approx(expected, rel=1e-6)
+    assert brier_score([0, 1], P, labels=[0, 1, 2]) == pytest.approx(expected, rel=1e-6)
 
 
 def test_brier_float32():
@@ -276,7 +277,9 @@ def test_nll_matches_sklearn(seed):
     P2 = np.column_stack([1 - p, p])
     assert negative_log_likelihood(y, P2) == pytest.approx(log_loss(y, P2), rel=1e-12)
     ys = np.where(y == 1, "yes", "no")
-    assert negative_log_likelihood(ys, p) == pytest.approx(log_loss(ys, p), rel=1e-12)
+    assert negative_log_likelihood(ys, p, pos_label="yes") == pytest.approx(
+        log_loss(ys, p), rel=1e-12
+    )
     for k in (3, 6):
         ym, P = _multiclass(rng, 300, k)
         assert negative_log_likelihood(ym, P) == pytest.approx(log_loss(ym, P), rel=1e-12)
@@ -569,7 +572,11 @@ def test_score_decomposition_invariances():
         perm = rng.permutation(80)
         d_perm = score_decomposition(y[perm], p[perm], scoring=scoring, sample_weight=w[perm])
         d_str = score_decomposition(
-            np.where(y == 1, "b", "a"), list(p), scoring=scoring, sample_weight=list(w)
+            np.where(y == 1, "b", "a"),
+            list(p),
+            scoring=scoring,
+            sample_weight=list(w),
+            pos_label="b",
         )
         for key in d:
             assert d[key] == pytest.approx(d_rep[key], abs=1e-12)

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
 from sklearn import config_context
+from sklearn.metrics import log_loss
 
 from skcalib.metrics import (
     brier_score,
@@ -34,8 +35,9 @@ def test_accepts_lists_strings_bools_pandas_float32():
     assert_array_equal(d.y, [1, 0, 2])
     d = check_classification_input([0, 1, 2], P3.astype(np.float32))
     assert d.proba.dtype == np.float32
-    d = check_classification_input(pd.Categorical(["a", "b", "a"]), [0.1, 0.9, 0.3])
+    d = check_classification_input(pd.Categorical(["a", "b", "a"]), [0.1, 0.9, 0.3], pos_label="b")
     assert_array_equal(d.classes, ["a", "b"])
+    assert d.pos_index == 1
 
 
 def test_no_copy_of_float_input():
@@ -58,15 +60,78 @@ def test_labels_fix_order_and_missing_classes():
     assert_array_equal(d.y, [0, 0, 2])
 
 
-def test_binary_default_positive_class_is_the_greater_label():
-    d = check_classification_input(["no", "yes", "no"], [0.2, 0.7, 0.1])
+def test_missing_class_in_an_evaluation_slice_needs_labels():
+    # the reported bug: a model of classes 1, 2, 3 evaluated on a slice without class 3
+    # was scored with the classes inferred as [1, 2], reading the columns one off
+    P = np.array([[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.5, 0.3], [0.5, 0.1, 0.4]])
+    y = [1, 2, 2, 1]
+    for metric in (negative_log_likelihood, brier_score, expected_calibration_error):
+        with pytest.raises(
+            ValueError, match=r"3 columns but y_true has 2 classes \[1, 2\].*pass labels="
+        ):
+            metric(y, P)
+    assert negative_log_likelihood(y, P, labels=[1, 2, 3]) == pytest.approx(
+        log_loss(y, P, labels=[1, 2, 3]), rel=1e-12
+    )
+    # binary: a single observed class with two columns raises, as log_loss does
+    P2 = np.array([[0.3, 0.7], [0.4, 0.6], [0.1, 0.9], [0.8, 0.2]])
+    with pytest.raises(ValueError, match=r"2 columns but y_true has 1 classes \[1\]"):
+        negative_log_likelihood([1, 1, 1, 1], P2)
+    with pytest.raises(ValueError):
+        log_loss([1, 1, 1, 1], P2)
+    assert negative_log_likelihood([1, 1, 1, 1], P2, labels=[0, 1]) == pytest.approx(
+        log_loss([1, 1, 1, 1], P2, labels=[0, 1]), rel=1e-12
+    )
+
+
+def test_float16_softmax_rows_pass_with_float16_tolerance():
+    # half-precision softmax outputs: each entry rounded to float16 moves a row sum by
+    # up to ~5e-4, more than PROBA_TOLERANCE; such rows pass when given as float16
+    row = np.array([[0.32470703125, 0.1534423828125, 0.521484375]], dtype=np.float16)
+    assert row.astype(np.float64).sum() == pytest.approx(0.99964, abs=1e-5)
+    assert 1 - row.astype(np.float64).sum() > PROBA_TOLERANCE
+    assert row_sum_tolerance(np.float16) == np.finfo(np.float16).eps
+    d = check_classification_input([2], row, labels=[0, 1, 2])
+    assert d.tolerance == row_sum_tolerance(np.float16)
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal((2_000, 3)) * 2
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    P16 = (e / e.sum(axis=1, keepdims=True)).astype(np.float16)
+    dev = np.abs(P16.astype(np.float64).sum(axis=1) - 1)
+    assert dev.max() > PROBA_TOLERANCE  # some rows would fail the float32 tolerance
+    y = rng.integers(0, 3, 2_000)
+    for metric in (negative_log_likelihood, brier_score, expected_calibration_error):
+        assert np.isfinite(metric(y, P16, labels=[0, 1, 2]))
+    # the same numbers claimed to be float32 get the float32 tolerance
+    with pytest.raises(ValueError, match="rows must sum to 1"):
+        check_classification_input(y, P16.astype(np.float32), labels=[0, 1, 2])
+    # float16 rows that are far from summing to 1 are still rejected
+    with pytest.raises(ValueError, match="rows must sum to 1"):
+        check_classification_input(y, (P16 * np.float16(0.99)).astype(np.float16))
+
+
+def test_binary_default_positive_class():
+    # 1-D y_proba: as scikit-learn's _check_pos_label_consistency, the positive class is
+    # 1 only for labels in {0, 1} or {-1, 1}; any other labels need pos_label (no more
+    # silent "greater label" for strings or {1, 2})
+    for y in (["no", "yes", "no"], [1, 2, 1], [0, 2, 0]):
+        with pytest.raises(ValueError, match=r"takes values in \{.*\} and pos_label is not"):
+            check_classification_input(y, [0.2, 0.7, 0.1])
+        with pytest.raises(ValueError, match="pass pos_label="):
+            expected_calibration_error(y, [0.2, 0.7, 0.1])
+    d = check_classification_input(["no", "yes", "no"], [0.2, 0.7, 0.1], pos_label="yes")
     assert d.classes[d.pos_index] == "yes"
     d = check_classification_input(["no", "yes", "no"], [0.2, 0.7, 0.1], pos_label="no")
     assert d.classes[d.pos_index] == "no"
-    d = check_classification_input([1, 1], [0.2, 0.7])
-    assert d.classes[d.pos_index] == 1
-    d = check_classification_input([0, 0], [0.2, 0.7])
-    assert d.classes[d.pos_index] == 1
+    d = check_classification_input([1, 2, 1], [0.2, 0.7, 0.1], pos_label=2)
+    assert d.classes[d.pos_index] == 2
+    for y in ([1, 1], [0, 0], [0, 1], [-1, 1], [-1, -1]):
+        d = check_classification_input(y, [0.2, 0.7])
+        assert d.classes[d.pos_index] == 1
+    # 2-D y_proba: the greater of the two classes (the second column) is the positive
+    P2 = [[0.8, 0.2], [0.3, 0.7], [0.9, 0.1]]
+    d = check_classification_input(["no", "yes", "no"], P2)
+    assert d.classes[d.pos_index] == "yes"
 
 
 @pytest.mark.parametrize(
@@ -95,7 +160,7 @@ def test_binary_default_positive_class_is_the_greater_label():
         ([0, 1, 2], [0.1, 0.2, 0.3], {}, "1-D .binary. but y_true has 3 classes"),
         ([0, 1, 2], P3, {"pos_label": 1}, "only meaningful for binary"),
         ([0, 1], [0.1, 0.2], {"pos_label": 7}, "pos_label=7 is not one of the classes"),
-        (["a", "a"], [0.1, 0.2], {}, "single class 'a'.*pos_label"),
+        (["a", "a"], [0.1, 0.2], {}, r"takes values in \{'a'\} and pos_label"),
         ([0, 1], [0.1, 0.2], {"labels": [0, 0]}, "duplicates"),
         ([0.0, np.nan], [0.1, 0.2], {}, "y_true contains NaN"),
         ([0, 1], ["a", "b"], {}, "y_proba must contain real numbers"),
@@ -224,11 +289,10 @@ def test_chunk_boundaries_error_index():
         (lambda P: P.__setitem__((9, 0), np.nan), "NaN \\(first at index 9, 0\\)"),
     ],
 )
-def test_top_label_fused_check_reports_first_bad_entry(order, dtype, corrupt, message):
-    # the top-label pass checks the values while it reads them (row sums and minimum of
-    # each chunk from cache, all row sums compared at the end): the error names the
-    # same entry as the standalone check, in any memory layout, and two bad rows report
-    # the first one
+def test_top_label_check_reports_first_bad_entry(order, dtype, corrupt, message):
+    # the top-label pass checks each chunk of rows as it reads it (checked_rows): the
+    # error names the same entry as the standalone check, in any memory layout, and two
+    # bad rows report the first one
     rng = np.random.default_rng(1)
     P = rng.dirichlet(np.ones(6), size=60_000).astype(dtype)
     corrupt(P)
@@ -243,14 +307,16 @@ def test_top_label_fused_check_reports_first_bad_entry(order, dtype, corrupt, me
     np.testing.assert_array_equal(P, before)  # never written to
 
 
-def test_top_label_fused_check_accepts_float32_precision_rows():
-    # rows off by float32 rounding pass the fused check as they pass the standalone one
+def test_top_label_check_accepts_float32_precision_rows():
+    # rows off by float32 rounding pass the chunked check of the top-label pass
     rng = np.random.default_rng(2)
     logits = rng.standard_normal((3_000, 1_000)).astype(np.float32) * 3
     P32 = np.exp(logits - logits.max(axis=1, keepdims=True))
     P32 /= P32.sum(axis=1, keepdims=True)
     y = rng.integers(0, 1_000, 3_000)
-    got = expected_calibration_error(y, P32.astype(np.float64), multiclass="top_label")
+    got = expected_calibration_error(
+        y, P32.astype(np.float64), multiclass="top_label", labels=np.arange(1_000)
+    )
     conf = P32.max(axis=1).astype(np.float64)
     assert 0 < got < 1
     np.testing.assert_allclose(

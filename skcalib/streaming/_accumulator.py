@@ -1,0 +1,585 @@
+"""Exact, mergeable calibration statistics of a stream of predictions.
+
+A :class:`CalibrationAccumulator` keeps the sufficient statistics of the metrics of
+:func:`skcalib.report.calibration_report` -- per-bin sums (:class:`~skcalib.metrics.BinStats`),
+sums of the per-sample Brier score and log-loss, the weight of the correct predictions --
+and a fine histogram of the binned probabilities for the equal-mass metrics.  Its size
+depends on the number of bins and classes only, never on the number of samples, and two
+accumulators merge exactly (the statistics of the union of their data).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..metrics._binning import (
+    COUNT,
+    SUM_PROBA,
+    SUM_TRUE,
+    SUM_WEIGHT_SQ,
+    BinStats,
+    accumulate_pairs,
+    bin_stats,
+    check_n_bins,
+    probability_outcome,
+    resolve_multiclass,
+    uniform_bin_edges,
+)
+from ..metrics._calibration import _error, curve_from_bin_stats
+from ..metrics._scoring_rules import _brier_sum, _log_loss_sum
+from ..metrics._validation import _check_labels, _to_numpy, check_classification_input
+from ..utils._sklearn_compat import Interval, validate_params
+
+__all__ = ["CalibrationAccumulator", "fine_bin_edges"]
+
+#: format version of :meth:`CalibrationAccumulator.to_dict`
+STATE_VERSION = 1
+
+#: number of cells of the fine histogram and half-width of its log-odds range
+FINE_CELLS = 8192
+FINE_LOGIT_RANGE = 20.0
+
+
+def fine_bin_edges(n_cells=FINE_CELLS, logit_range=FINE_LOGIT_RANGE):
+    r"""Return the edges of the fine histogram behind the streamed equal-mass metrics.
+
+    ``n_cells`` cells of equal width in log-odds between ``-logit_range`` and
+    ``logit_range``, plus one cell from 0 and one cell to 1:
+
+    .. math::
+
+        e_0 = 0,\quad e_j = \sigma\Bigl(-L + 2L\,\frac{j - 1}{M}\Bigr)\ (j = 1..M + 1),
+        \quad e_{M+2} = 1,
+
+    with :math:`\sigma` the logistic function.  Cells are narrow where probabilities
+    crowd: near 0 and 1 a cell spans a fraction ``2 L / M`` of ``p (1 - p)`` (about 0.5%
+    by default), so the confidences of an accurate network (many above 0.99) are
+    resolved as finely as those near 0.5.
+
+    Parameters
+    ----------
+    n_cells : int, default=8192
+        Number of cells of equal log-odds width.
+    logit_range : float, default=20.0
+        Half-width ``L`` of the log-odds range (``sigma(20) = 1 - 2.1e-9``).
+
+    Returns
+    -------
+    edges : ndarray of shape (n_cells + 3,)
+        Increasing float64 edges from 0 to 1.
+
+    Examples
+    --------
+    >>> from skcalib.streaming import fine_bin_edges
+    >>> edges = fine_bin_edges(4, 2.0)
+    >>> edges.round(4)
+    array([0.    , 0.1192, 0.2689, 0.5   , 0.7311, 0.8808, 1.    ])
+    """
+    t = np.linspace(-logit_range, logit_range, n_cells + 1)
+    return np.concatenate(([0.0], 1.0 / (1.0 + np.exp(-t)), [1.0]))
+
+
+_FINE_EDGES = fine_bin_edges()
+_FINE_EDGES.flags.writeable = False
+
+
+def _fine_cell(x):
+    """Cell of :func:`fine_bin_edges` holding each probability (right-closed cells, as
+    :func:`~skcalib.metrics._binning.bin_index_unclipped`; index ``FINE_CELLS + 2`` for
+    values above 1 within the rounding tolerance).
+
+    The cells are equal-width in log-odds, so the cell is computed from the log-odds of
+    ``x``; rounding of the logarithm can move a value next to an edge by one cell,
+    which one comparison with each neighbouring edge corrects: the result is exact.
+    """
+    edges = _FINE_EDGES
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.log(x) - np.log1p(-x)  # -inf at 0, +inf at 1, NaN above 1
+    np.nan_to_num(t, copy=False, nan=np.inf, posinf=np.inf, neginf=-np.inf)
+    np.clip(t, -FINE_LOGIT_RANGE - 1, FINE_LOGIT_RANGE + 1, out=t)
+    t += FINE_LOGIT_RANGE
+    t *= FINE_CELLS / (2 * FINE_LOGIT_RANGE)
+    cell = np.ceil(t, out=t).astype(np.intp)  # cell j + 1 holds (e_j, e_{j+1}] of the grid
+    np.clip(cell, 0, FINE_CELLS + 1, out=cell)
+    # exact fix-up: x in (edges[cell], edges[cell + 1]]
+    down = x <= edges[cell]
+    down &= cell > 0
+    cell -= down
+    up = x > edges[cell + 1]
+    cell += up
+    cell[x > 1.0] = FINE_CELLS + 2
+    return cell
+
+
+def _jsonable(values):
+    """Class labels as JSON values (Python ints, floats, bools and strings)."""
+    return [v.item() if isinstance(v, np.generic) else v for v in np.asarray(values).tolist()]
+
+
+class CalibrationAccumulator:
+    r"""Mergeable calibration statistics of predictions seen chunk by chunk.
+
+    Feed it chunks of labels and predicted probabilities with :meth:`update` (or combine
+    accumulators of other chunks, workers or days with :meth:`merge`); :meth:`compute`
+    then gives the numbers of the batch metrics on all the data seen:
+
+    * ``expected_calibration_error``, ``max_calibration_error``: ``n_bins`` equal-width
+      bins, binary calibration of the positive class for two classes, top-label
+      calibration for more (as the batch functions' ``multiclass="auto"``);
+    * ``static_calibration_error`` (more than two classes): class-wise, ``n_bins``
+      equal-width bins;
+    * ``brier_score``, ``negative_log_likelihood``, ``accuracy`` (the weighted fraction of
+      correct top-label predictions) and ``n_samples``;
+    * ``root_mean_squared_calibration_error``: ``n_bins`` equal-mass bins, from a fine
+      histogram (see Notes).
+
+    Every fixed-edge number equals the batch function on the concatenated data, up to
+    the order of floating-point additions, whatever the chunking; the state holds
+    ``O(n_bins x n_classes)`` numbers plus the fine histogram, never one number per
+    sample.
+
+    Parameters
+    ----------
+    n_bins : int, default=15
+        Number of bins of every binned metric.
+    labels : array-like, default=None
+        The classes, in the column order of ``y_proba``.  Required for more than two
+        classes: a chunk of a stream rarely holds every class, so the classes cannot be
+        read from the labels.  For a binary problem they default to those of the first
+        chunk (``{0, 1}`` or ``{-1, 1}`` with a 1-D ``y_proba``), and every later chunk
+        must fit them.
+    pos_label : label, default=None
+        Positive class of a binary problem, as in the batch metrics.
+
+    Attributes
+    ----------
+    classes_ : ndarray or None
+        The classes, known after the first :meth:`update` (or from ``labels``).
+    n_samples_ : int
+        Number of samples seen.
+
+    See Also
+    --------
+    skcalib.metrics.compute_bin_stats : The per-bin statistics of one batch.
+    skcalib.report.calibration_report : The same numbers for data in memory.
+
+    Notes
+    -----
+    Equal-mass bins need the quantiles of all the data, which one pass over a stream
+    cannot give exactly.  The accumulator keeps a histogram of the binned probabilities
+    on :func:`fine_bin_edges` (8,194 cells, each 0.5% of ``p (1 - p)`` wide) with the
+    per-cell sums, and takes the equal-mass edges on it: inner edge ``k`` is the upper
+    edge of the cell holding the exact inverted-CDF quantile ``q_k`` of the batch
+    function.  The streamed RMSCE is therefore *exactly* the RMSCE of the data binned
+    with those edges, each of which lies in the same fine cell as the exact one.
+
+    Examples
+    --------
+    >>> from skcalib.streaming import CalibrationAccumulator
+    >>> acc = CalibrationAccumulator(n_bins=2)
+    >>> acc.update([0, 1], [0.1, 0.8]).update([1, 0], [0.6, 0.4])  # two chunks
+    CalibrationAccumulator(n_bins=2, n_samples_=4)
+    >>> acc.compute()["expected_calibration_error"]
+    0.275
+    >>> from skcalib.metrics import expected_calibration_error
+    >>> expected_calibration_error([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
+    0.275
+    """
+
+    def __init__(self, *, n_bins=15, labels=None, pos_label=None):
+        self.n_bins = check_n_bins(n_bins)
+        self.labels = None if labels is None else _check_labels(labels)
+        self.pos_label = pos_label
+        self.classes_ = self.labels
+        self.n_samples_ = 0
+        self._state = None  # dict of arrays and sums, created by the first update
+
+    # ----------------------------------------------------------------------------------
+    # feeding
+    # ----------------------------------------------------------------------------------
+
+    def update(self, y_true, y_proba, *, sample_weight=None):
+        """Add a chunk of labels and predicted probabilities.
+
+        The chunk is validated as by the batch metrics; an invalid chunk raises a
+        ValueError and leaves the accumulator unchanged.  An empty chunk does nothing.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels of the chunk.
+        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+            Predicted probabilities of the chunk (1-D: of the positive class).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights of the chunk.
+
+        Returns
+        -------
+        self : CalibrationAccumulator
+            The accumulator, updated.
+        """
+        y = _to_numpy(y_true, "y_true")
+        P = _to_numpy(y_proba, "y_proba")
+        if y.ndim >= 1 and y.shape[0] == 0 and P.ndim >= 1 and P.shape[0] == 0:
+            return self  # streams produce empty chunks
+        if self.classes_ is None and P.ndim == 2 and P.shape[1] > 2:
+            raise ValueError(
+                f"y_proba has {P.shape[1]} columns: a multiclass stream needs its classes "
+                "up front, since a chunk rarely holds every class; pass labels= (e.g. the "
+                "classes_ of the model) to CalibrationAccumulator"
+            )
+        data = check_classification_input(
+            y, P, sample_weight=sample_weight, labels=self.classes_, pos_label=self.pos_label
+        )
+        part = self._statistics(data)
+        if self._state is not None:
+            self._check_compatible(part)
+            part = _merge_states(self._state, part)
+        self._state = part
+        self.classes_ = data.classes
+        self.n_samples_ += data.n_samples
+        return self
+
+    def _statistics(self, data):
+        """The statistics of one validated chunk (a new state dict)."""
+        mode = resolve_multiclass("auto", data)
+        sw = data.sample_weight
+        conf, outcome = probability_outcome(data, mode)
+        stats = accumulate_pairs(conf, outcome, sw, uniform_bin_edges(self.n_bins))
+        fine = accumulate_pairs(conf, outcome, sw, _FINE_EDGES, bin_index=_fine_cell)
+        if mode == "top_label":
+            correct = _weighted_sum(outcome, sw)
+        else:
+            correct = _weighted_sum(probability_outcome(data, "top_label")[1], sw)
+        state = {
+            "classes": data.classes,
+            "pos_index": data.pos_index,
+            "mode": mode,
+            "weighted": sw is not None,
+            "total_weight": float(data.n_samples if sw is None else sw.sum()),
+            "stats": stats,
+            "fine": fine,
+            "classwise": None,
+            "brier_sum": _brier_sum(data),
+            "log_loss_sum": _log_loss_sum(data, "auto"),
+            "correct": correct,
+        }
+        if data.n_classes > 2:
+            cw = bin_stats(data, multiclass="classwise", n_bins=self.n_bins)
+            state["classwise"] = np.stack([cw.count, cw.sum_proba, cw.sum_true, _weight_sq(cw)])
+        return state
+
+    def _check_compatible(self, other):
+        mine = self._state
+        if mine["mode"] != other["mode"] or mine["pos_index"] != other["pos_index"]:
+            raise ValueError(
+                "cannot combine binary (positive-class) and top-label statistics, or two "
+                "positive classes: pass the same labels and pos_label to every chunk"
+            )
+        if not _same_classes(mine["classes"], other["classes"]):
+            raise ValueError(
+                f"the classes {_jsonable(other['classes'])!r} differ from those of the "
+                f"accumulator {_jsonable(mine['classes'])!r}; pass labels="
+            )
+
+    def merge(self, other):
+        """Add the statistics of another accumulator (of other data), in place.
+
+        Merging is associative and commutative: the result is the accumulator of the
+        union of the data, whatever the order.
+
+        Parameters
+        ----------
+        other : CalibrationAccumulator
+            An accumulator with the same ``n_bins``, classes and positive class.
+
+        Returns
+        -------
+        self : CalibrationAccumulator
+            The accumulator, holding the statistics of both.
+        """
+        if not isinstance(other, CalibrationAccumulator):
+            raise TypeError(f"can only merge a CalibrationAccumulator, got {type(other).__name__}")
+        if other.n_bins != self.n_bins:
+            raise ValueError(
+                f"cannot merge accumulators with different n_bins ({self.n_bins} and "
+                f"{other.n_bins})"
+            )
+        if (
+            self.classes_ is not None
+            and other.classes_ is not None
+            and not _same_classes(self.classes_, other.classes_)
+        ):
+            raise ValueError(
+                f"cannot merge accumulators of different classes: "
+                f"{_jsonable(self.classes_)!r} and {_jsonable(other.classes_)!r}"
+            )
+        if other._state is None:
+            if self.classes_ is None:
+                self.classes_ = other.classes_
+            return self
+        if self._state is None:
+            self._state = _copy_state(other._state)
+        else:
+            self._check_compatible(other._state)
+            self._state = _merge_states(self._state, other._state)
+        self.classes_ = other.classes_ if self.classes_ is None else self.classes_
+        self.n_samples_ += other.n_samples_
+        return self
+
+    # ----------------------------------------------------------------------------------
+    # results
+    # ----------------------------------------------------------------------------------
+
+    def _require_data(self):
+        if self._state is None:
+            raise ValueError("the accumulator has seen no data: call update() first")
+        return self._state
+
+    def _bin_stats(self, sums, edges):
+        st = self._state
+        sums = np.asarray(sums)
+        if sums.ndim == 2:  # one group
+            sums, edges = sums[:, None, :], edges[None, :]
+        return BinStats(
+            count=sums[COUNT].copy(),
+            sum_proba=sums[SUM_PROBA].copy(),
+            sum_true=sums[SUM_TRUE].copy(),
+            bin_edges=np.array(edges, dtype=np.float64),
+            total_weight=st["total_weight"],
+            sum_weight_sq=sums[SUM_WEIGHT_SQ].copy() if st["weighted"] else None,
+        )
+
+    def bin_stats(self, *, multiclass="auto"):
+        """Return the :class:`~skcalib.metrics.BinStats` of the equal-width bins.
+
+        Parameters
+        ----------
+        multiclass : {"auto", "classwise"}, default="auto"
+            Binary (positive class) or top-label calibration, or class-wise (more than
+            two classes).
+
+        Returns
+        -------
+        BinStats
+            The per-bin statistics of all the data seen.
+        """
+        st = self._require_data()
+        edges = uniform_bin_edges(self.n_bins)
+        if multiclass == "classwise":
+            if st["classwise"] is None:
+                raise ValueError("class-wise statistics are kept for more than two classes only")
+            k = st["classwise"].shape[1]
+            return self._bin_stats(st["classwise"], np.broadcast_to(edges, (k, edges.size)))
+        if multiclass != "auto":
+            raise ValueError(f"multiclass must be 'auto' or 'classwise', got {multiclass!r}")
+        return self._bin_stats(st["stats"], edges)
+
+    def equal_mass_bin_stats(self):
+        """Return the :class:`~skcalib.metrics.BinStats` of ``n_bins`` equal-mass bins.
+
+        The edges are taken on the fine histogram (see Notes of the class).
+
+        Returns
+        -------
+        BinStats
+            The per-bin statistics; the edges are edges of :func:`fine_bin_edges`.
+        """
+        st = self._require_data()
+        fine = st["fine"]
+        cells = _FINE_EDGES
+        # inverted-CDF quantiles on the cells, with the rule of the batch edges
+        # (quantile_edges): the first cell whose cumulative weight reaches k W / n_bins
+        count = fine[COUNT]
+        cum = np.cumsum(count)
+        total = cum[-1]
+        k = np.arange(1, self.n_bins)
+        rtol = max(64, count.size) * np.finfo(np.float64).eps
+        idx = np.searchsorted(cum * self.n_bins, k * total * (1 - rtol), side="left")
+        idx = np.minimum(idx, count.size - 1)
+        edges = np.concatenate(([0.0], cells[idx + 1], [1.0]))
+        # the coarse bins are unions of cells: bin j holds cells bounds[j]..bounds[j+1]-1
+        bounds = np.concatenate(([0], idx + 1, [count.size]))
+        sums = np.stack([np.add.reduceat(fine[r], bounds[:-1]) for r in range(4)])
+        empty = bounds[:-1] >= bounds[1:]  # repeated edges: an empty bin
+        sums[:, empty] = 0.0
+        return self._bin_stats(sums, edges)
+
+    def compute(self):
+        """Compute the metrics of all the data seen, as a dict of floats.
+
+        Returns
+        -------
+        dict
+            ``expected_calibration_error``, ``max_calibration_error``,
+            ``root_mean_squared_calibration_error``, ``static_calibration_error`` (more
+            than two classes only), ``brier_score``, ``negative_log_likelihood``,
+            ``accuracy`` (floats) and ``n_samples`` (an int).
+        """
+        st = self._require_data()
+        stats = self.bin_stats()
+        W = st["total_weight"]
+        out = {
+            "expected_calibration_error": _error(stats, "l1"),
+            "max_calibration_error": _error(stats, "max"),
+            "root_mean_squared_calibration_error": _error(self.equal_mass_bin_stats(), "l2"),
+        }
+        if st["classwise"] is not None:
+            out["static_calibration_error"] = _error(self.bin_stats(multiclass="classwise"), "l1")
+        out["brier_score"] = float(st["brier_sum"] / W)
+        out["negative_log_likelihood"] = float(st["log_loss_sum"] / W)
+        out["accuracy"] = float(st["correct"] / W)
+        out["n_samples"] = int(self.n_samples_)
+        return out
+
+    @validate_params(
+        {"confidence_level": [Interval(numbers.Real, 0, 1, closed="neither"), None]},
+        prefer_skip_nested_validation=True,
+    )
+    def reliability_curve(self, *, multiclass="auto", confidence_level=None):
+        """Return the reliability curve of all the data seen.
+
+        The same Bunch as :func:`skcalib.metrics.reliability_curve` on the concatenated
+        data.
+
+        Parameters
+        ----------
+        multiclass : {"auto", "classwise"}, default="auto"
+            Binary or top-label calibration, or one curve per class.
+        confidence_level : float in (0, 1), default=None
+            Add Wilson intervals of the observed frequencies, as the batch function.
+
+        Returns
+        -------
+        Bunch
+            ``prob_true``, ``prob_pred``, ``bin_count``, ``bin_edges``, ``bin_stats``
+            (and ``prob_true_low``, ``prob_true_high`` with ``confidence_level``).
+        """
+        stats = self.bin_stats(multiclass=multiclass)
+        return curve_from_bin_stats(
+            stats, classwise=multiclass == "classwise", confidence_level=confidence_level
+        )
+
+    # ----------------------------------------------------------------------------------
+    # persistence
+    # ----------------------------------------------------------------------------------
+
+    def to_dict(self):
+        """Return the state as a JSON-serialisable dict (see :meth:`from_dict`).
+
+        Arrays are stored as lists; the fine histogram only by its non-empty cells.
+
+        Returns
+        -------
+        dict
+            Settings, classes and statistics.
+        """
+        d = {
+            "version": STATE_VERSION,
+            "n_bins": self.n_bins,
+            "labels": None if self.labels is None else _jsonable(self.labels),
+            "pos_label": _jsonable([self.pos_label])[0] if self.pos_label is not None else None,
+            "classes": None if self.classes_ is None else _jsonable(self.classes_),
+            "n_samples": int(self.n_samples_),
+            "state": None,
+        }
+        st = self._state
+        if st is not None:
+            nz = np.flatnonzero(st["fine"][COUNT] > 0)
+            d["state"] = {
+                "pos_index": st["pos_index"],
+                "mode": st["mode"],
+                "weighted": st["weighted"],
+                "total_weight": st["total_weight"],
+                "stats": st["stats"].tolist(),
+                "fine_cells": nz.tolist(),
+                "fine": st["fine"][:, nz].tolist(),
+                "classwise": None if st["classwise"] is None else st["classwise"].tolist(),
+                "brier_sum": st["brier_sum"],
+                "log_loss_sum": st["log_loss_sum"],
+                "correct": st["correct"],
+            }
+        return d
+
+    @classmethod
+    def from_dict(cls, d):
+        """Rebuild an accumulator from :meth:`to_dict`.
+
+        Parameters
+        ----------
+        d : dict
+            The output of :meth:`to_dict` (possibly through ``json.dumps`` /
+            ``json.loads``).
+
+        Returns
+        -------
+        CalibrationAccumulator
+            An accumulator equal to the one that was saved.
+        """
+        if not isinstance(d, dict) or d.get("version") != STATE_VERSION:
+            raise ValueError(
+                f"not a CalibrationAccumulator state of version {STATE_VERSION}: "
+                f"{type(d).__name__} with version {getattr(d, 'get', lambda k: None)('version')!r}"
+            )
+        acc = cls(n_bins=d["n_bins"], labels=d["labels"], pos_label=d["pos_label"])
+        acc.classes_ = None if d["classes"] is None else np.asarray(d["classes"])
+        acc.n_samples_ = int(d["n_samples"])
+        s = d["state"]
+        if s is not None:
+            fine = np.zeros((4, FINE_CELLS + 2))
+            fine[:, np.asarray(s["fine_cells"], dtype=np.intp)] = np.asarray(s["fine"]).reshape(
+                4, -1
+            )
+            acc._state = {
+                "classes": acc.classes_,
+                "pos_index": s["pos_index"],
+                "mode": s["mode"],
+                "weighted": bool(s["weighted"]),
+                "total_weight": float(s["total_weight"]),
+                "stats": np.asarray(s["stats"], dtype=np.float64),
+                "fine": fine,
+                "classwise": None
+                if s["classwise"] is None
+                else np.asarray(s["classwise"], dtype=np.float64),
+                "brier_sum": float(s["brier_sum"]),
+                "log_loss_sum": float(s["log_loss_sum"]),
+                "correct": float(s["correct"]),
+            }
+        return acc
+
+    def __repr__(self):
+        return f"CalibrationAccumulator(n_bins={self.n_bins}, n_samples_={self.n_samples_})"
+
+
+def _weighted_sum(outcome, sample_weight):
+    if sample_weight is None:
+        return float(np.count_nonzero(outcome))
+    return float(np.dot(np.asarray(outcome, dtype=np.float64), sample_weight))
+
+
+def _weight_sq(stats):
+    return stats.count if stats.sum_weight_sq is None else stats.sum_weight_sq
+
+
+def _same_classes(a, b):
+    return len(a) == len(b) and _jsonable(a) == _jsonable(b)
+
+
+_SUMMED = ("total_weight", "stats", "fine", "classwise", "brier_sum", "log_loss_sum", "correct")
+
+
+def _copy_state(state):
+    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in state.items()}
+
+
+def _merge_states(a, b):
+    """The state of the union of the data of two compatible states (a new dict)."""
+    out = _copy_state(a)
+    for key in _SUMMED:
+        if a[key] is not None:
+            out[key] = a[key] + b[key]
+    out["weighted"] = a["weighted"] or b["weighted"]
+    return out

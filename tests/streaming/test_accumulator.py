@@ -1,0 +1,269 @@
+"""CalibrationAccumulator: streamed numbers equal the batch metrics on the concatenated
+data, whatever the chunking; bounded state; exact merges; persistence."""
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from skcalib.metrics import (
+    brier_score,
+    expected_calibration_error,
+    max_calibration_error,
+    negative_log_likelihood,
+    reliability_curve,
+    root_mean_squared_calibration_error,
+    static_calibration_error,
+)
+from skcalib.metrics._binning import quantile_edges
+from skcalib.report import calibration_report
+from skcalib.streaming import CalibrationAccumulator, fine_bin_edges
+
+RTOL = 1e-12
+
+
+def _case(kind, n, rng, dtype=np.float64):
+    if kind == "binary_1d":
+        p = rng.random(n).astype(dtype)
+        p[: n // 10] = rng.integers(0, 16, n // 10) / 15  # values on bin edges
+        y = (rng.random(n) < p).astype(int)
+        return y, p, None
+    k = 2 if kind == "binary_2d" else 5
+    P = rng.dirichlet(np.ones(k) * 0.5, size=n).astype(dtype)
+    if dtype == np.float32:
+        P /= P.sum(axis=1, keepdims=True)
+    y = np.array([rng.choice(k, p=row / row.sum()) for row in P.astype(np.float64)])
+    return y, P, np.arange(k)
+
+
+def _chunks(n, rng):
+    """Random chunk boundaries with empty and one-row chunks."""
+    cuts = np.sort(rng.integers(0, n + 1, 8))
+    cuts = np.concatenate(([0], cuts, [cuts[-1], min(cuts[-1] + 1, n), n]))
+    return [(a, b) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+
+
+def _batch(y, P, w, labels):
+    out = {
+        "expected_calibration_error": expected_calibration_error(
+            y, P, sample_weight=w, labels=labels
+        ),
+        "max_calibration_error": max_calibration_error(y, P, sample_weight=w, labels=labels),
+        "brier_score": brier_score(y, P, sample_weight=w, labels=labels),
+        "negative_log_likelihood": negative_log_likelihood(y, P, sample_weight=w, labels=labels),
+    }
+    if P.ndim == 2 and P.shape[1] > 2:
+        out["static_calibration_error"] = static_calibration_error(
+            y, P, sample_weight=w, labels=labels
+        )
+    return out
+
+
+@pytest.mark.parametrize("kind", ["binary_1d", "binary_2d", "multiclass"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_streamed_equals_batch_for_any_chunking(kind, weighted, dtype, seed):
+    rng = np.random.default_rng(seed)
+    n = 3000
+    y, P, labels = _case(kind, n, rng, dtype)
+    w = rng.random(n) * 3 if weighted else None
+    if weighted:
+        w[rng.random(n) < 0.1] = 0.0
+    acc = CalibrationAccumulator(labels=labels)
+    for a, b in _chunks(n, rng):
+        acc.update(y[a:b], P[a:b], sample_weight=None if w is None else w[a:b])
+    got = acc.compute()
+    want = _batch(y, P, w, labels)
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, rel=RTOL, abs=1e-15), key
+    assert got["n_samples"] == n
+    report = calibration_report(y, P, sample_weight=w, labels=labels)
+    assert got["accuracy"] == pytest.approx(report.values["model"]["accuracy"], rel=RTOL)
+    curve = acc.reliability_curve(confidence_level=0.9)
+    ref = reliability_curve(y, P, sample_weight=w, labels=labels, confidence_level=0.9)
+    for name in ("prob_true", "prob_pred", "bin_count", "prob_true_low", "prob_true_high"):
+        assert_allclose(curve[name], ref[name], rtol=RTOL, atol=1e-15, equal_nan=True)
+    assert_array_equal(curve.bin_edges, ref.bin_edges)
+    if kind == "multiclass":
+        cw = acc.reliability_curve(multiclass="classwise")
+        ref = reliability_curve(y, P, sample_weight=w, labels=labels, multiclass="classwise")
+        assert_allclose(cw.bin_count, ref.bin_count, rtol=RTOL)
+        assert_allclose(cw.prob_true, ref.prob_true, rtol=RTOL, equal_nan=True)
+
+
+def _exact_rmsce_with_edges(conf, outcome, w, edges):
+    """RMSCE of the pairs binned right-closed with the given (possibly repeated) edges."""
+    b = np.searchsorted(edges[1:-1], conf, side="left")
+    m = edges.size - 1
+    ww = np.ones_like(conf, dtype=float) if w is None else w
+    cnt = np.bincount(b, weights=ww, minlength=m)
+    gap = np.bincount(b, weights=ww * (outcome - conf), minlength=m)
+    nz = cnt > 0
+    return float(np.sqrt(np.sum(gap[nz] ** 2 / cnt[nz]) / ww.sum()))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_equal_mass_edges_lie_in_the_fine_cell_of_the_exact_quantile(weighted):
+    # an accurate network: a quarter of the confidences above 0.99, many near 1
+    rng = np.random.default_rng(7)
+    n, k = 20_000, 10
+    logits = rng.standard_normal((n, k))
+    logits[:, 0] += rng.choice([1.0, 4.0, 9.0], size=n, p=[0.5, 0.25, 0.25]) * 1.2
+    P = np.exp(logits - logits.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    y = np.where(rng.random(n) < P[:, 0], 0, rng.integers(1, k, n))
+    y[:k] = np.arange(k)
+    conf = P.max(axis=1)
+    assert np.mean(conf > 0.99) > 0.2
+    w = rng.random(n) + 0.5 if weighted else None
+    acc = CalibrationAccumulator(labels=np.arange(k))
+    for a, b in _chunks(n, rng):
+        acc.update(y[a:b], P[a:b], sample_weight=None if w is None else w[a:b])
+    stats = acc.equal_mass_bin_stats()
+    edges = stats.bin_edges[0]
+    exact = quantile_edges(conf, 15, w)
+    cells = fine_bin_edges()
+    cell = np.searchsorted(cells[1:], exact[1:-1], side="left")  # right-closed cells
+    # the documented bound: each streamed inner edge is the upper edge of the fine cell
+    # that holds the exact inverted-CDF quantile
+    assert_array_equal(edges[1:-1], cells[cell + 1])
+    outcome = (P.argmax(axis=1) == y).astype(float)
+    streamed = acc.compute()["root_mean_squared_calibration_error"]
+    # ... and the streamed RMSCE is exactly that of the data binned with those edges
+    assert streamed == pytest.approx(_exact_rmsce_with_edges(conf, outcome, w, edges), rel=1e-10)
+    batch = root_mean_squared_calibration_error(y, P, sample_weight=w)
+    assert streamed == pytest.approx(batch, abs=2e-3)
+
+
+def test_bad_chunk_leaves_the_state_untouched():
+    rng = np.random.default_rng(1)
+    y, P, labels = _case("multiclass", 500, rng)
+    acc = CalibrationAccumulator(labels=labels).update(y, P)
+    before = acc.to_dict()
+    bad = P[:10].copy()
+    bad[3, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        acc.update(y[:10], bad)
+    with pytest.raises(ValueError, match=r"labels not in labels \[0, 1, 2, 3, 4\]: 7"):
+        acc.update(np.full(10, 7), P[:10])
+    with pytest.raises(ValueError, match="different numbers of samples"):
+        acc.update(y[:9], P[:10])
+    assert acc.to_dict() == before
+    # an empty chunk is a no-op
+    assert acc.update([], np.empty((0, 5))).to_dict() == before
+
+
+def test_multiclass_stream_needs_its_classes():
+    P = np.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])
+    with pytest.raises(ValueError, match="multiclass stream needs its classes.*labels="):
+        CalibrationAccumulator().update([0, 2], P)
+    acc = CalibrationAccumulator(labels=["a", "b", "c"]).update(["a", "c"], P)
+    assert_array_equal(acc.classes_, ["a", "b", "c"])
+    assert acc.compute()["n_samples"] == 2
+
+
+def test_binary_classes_fixed_by_the_first_chunk():
+    acc = CalibrationAccumulator().update([0, 0], [0.1, 0.4])  # one class seen
+    assert_array_equal(acc.classes_, [0, 1])
+    acc.update([1, 1], [0.8, 0.6])
+    assert acc.compute()["expected_calibration_error"] == pytest.approx(
+        expected_calibration_error([0, 0, 1, 1], [0.1, 0.4, 0.8, 0.6]), rel=RTOL
+    )
+    with pytest.raises(ValueError, match="pos_label"):
+        CalibrationAccumulator().update(["a", "b"], [0.1, 0.4])
+    acc = CalibrationAccumulator(pos_label="b").update(["a", "b"], [0.1, 0.4])
+    assert acc.compute()["brier_score"] == pytest.approx(
+        brier_score(["a", "b"], [0.1, 0.4], pos_label="b")
+    )
+
+
+def test_merge_is_exact_associative_and_commutative():
+    rng = np.random.default_rng(3)
+    y, P, labels = _case("multiclass", 2000, rng)
+    parts = [
+        CalibrationAccumulator(labels=labels).update(y[a:b], P[a:b])
+        for a, b in [(0, 300), (300, 1100), (1100, 2000)]
+    ]
+    ab_c = pickle.loads(pickle.dumps(parts[0])).merge(parts[1]).merge(parts[2]).compute()
+    c_ba = (
+        pickle.loads(pickle.dumps(parts[2]))
+        .merge(pickle.loads(pickle.dumps(parts[1])).merge(parts[0]))
+        .compute()
+    )
+    whole = CalibrationAccumulator(labels=labels).update(y, P).compute()
+    for key in whole:
+        assert ab_c[key] == pytest.approx(whole[key], rel=RTOL)
+        assert c_ba[key] == pytest.approx(whole[key], rel=RTOL)
+    # an empty accumulator is the identity
+    empty = CalibrationAccumulator(labels=labels)
+    assert empty.merge(parts[0]).compute() == parts[0].compute()
+    assert parts[0].merge(CalibrationAccumulator(labels=labels)).n_samples_ == 300
+
+
+def test_merge_refuses_other_settings():
+    a = CalibrationAccumulator(n_bins=10).update([0, 1], [0.2, 0.7])
+    with pytest.raises(ValueError, match="different n_bins"):
+        a.merge(CalibrationAccumulator(n_bins=15).update([0, 1], [0.2, 0.7]))
+    with pytest.raises(ValueError, match="different classes"):
+        a.merge(CalibrationAccumulator(n_bins=10).update([-1, 1], [0.2, 0.7]))
+    with pytest.raises(TypeError, match="CalibrationAccumulator"):
+        a.merge({"n_bins": 10})
+
+
+def test_to_dict_json_round_trip_and_bounded_size():
+    rng = np.random.default_rng(4)
+    sizes = []
+    for n in (1_000, 100_000):
+        y, P, labels = _case("multiclass", n, rng)
+        acc = CalibrationAccumulator(labels=labels).update(y, P)
+        text = json.dumps(acc.to_dict())
+        back = CalibrationAccumulator.from_dict(json.loads(text))
+        assert back.compute() == acc.compute()
+        assert_array_equal(back.classes_, acc.classes_)
+        sizes.append(len(text))
+        # tomorrow's data merges into the stored state
+        back.merge(CalibrationAccumulator(labels=labels).update(y[:10], P[:10]))
+        assert back.n_samples_ == n + 10
+    # the state does not grow with the number of samples (the fine histogram is bounded)
+    assert sizes[1] < 600_000
+    with pytest.raises(ValueError, match="not a CalibrationAccumulator state"):
+        CalibrationAccumulator.from_dict({"version": 99})
+
+
+def test_compute_before_update_and_bad_options():
+    with pytest.raises(ValueError, match="no data"):
+        CalibrationAccumulator().compute()
+    with pytest.raises(ValueError, match="n_bins"):
+        CalibrationAccumulator(n_bins=0)
+    acc = CalibrationAccumulator().update([0, 1], [0.3, 0.6])
+    with pytest.raises(ValueError, match="more than two classes"):
+        acc.reliability_curve(multiclass="classwise")
+    with pytest.raises(ValueError, match="multiclass"):
+        acc.bin_stats(multiclass="top")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fine_cell_index_is_the_right_closed_bin(dtype):
+    # the log-odds formula with its fix-up equals the binary search of the binning core on
+    # every edge, its neighbouring floats, 0, 1, values crowded near 0 and 1, and values
+    # above 1 within the rounding tolerance of 2-D input
+    from skcalib.metrics._binning import bin_index_unclipped
+    from skcalib.streaming._accumulator import _fine_cell
+
+    rng = np.random.default_rng(0)
+    edges = fine_bin_edges()
+    x = np.concatenate(
+        [
+            edges,
+            np.nextafter(edges, 2.0),
+            np.nextafter(edges, -1.0)[1:],
+            rng.random(50_000),
+            1 / (1 + np.exp(-rng.normal(size=50_000) * 12)),
+            [0.0, 1.0, 1e-300, 1 - 1e-16, 1 + 1e-5],
+        ]
+    ).astype(dtype)
+    x = x[x >= 0]
+    assert_array_equal(_fine_cell(x), bin_index_unclipped(x, edges, False))
