@@ -161,13 +161,25 @@ def _check_classes(params, n_columns, ndim):
         )
 
 
-def _binary_classes(dask, labels_of, params):
+def _distinct(values):
+    """The sorted distinct values of one or more arrays or pandas objects."""
+    arrays = [np.asarray(v).ravel() for v in values]
+    return np.unique(np.concatenate(arrays) if arrays else np.array([]))
+
+
+def _binary_classes(dask, blocks, params):
     """Fix the classes of a binary problem without ``labels``: the distinct labels of all
-    the rows (computed on the cluster), so that every chunk sees the same classes."""
+    the rows (a tree of ``np.unique`` on the cluster), so that every chunk sees the same
+    classes."""
     if params.get("labels") is not None:
         return params
-    (values,) = dask.compute(labels_of)
-    values = np.unique(np.asarray(values))
+    task = dask.delayed(_distinct, pure=True)
+    level = [task([b]) for b in blocks]
+    while len(level) > 1:
+        level = [task(level[i : i + SPLIT_EVERY]) for i in range(0, len(level), SPLIT_EVERY)]
+    if not level:
+        return params
+    (values,) = dask.compute(level[0])
     if len(values) == 2:
         params = {**params, "labels": values}
     return params
@@ -324,10 +336,9 @@ def accumulate(y_true, y_proba, *, sample_weight=None, **accumulator_params):
             raise ValueError(f"sample_weight must be 1-D, got shape {w.shape}")
     n_columns = P.shape[1] if P.ndim == 2 else 1
     _check_classes(params, n_columns, P.ndim)
-    if P.ndim == 1 or n_columns == 2:
-        params = _binary_classes(dask, da.unique(y), params)
-
     blocks_y = y.to_delayed(optimize_graph=False).ravel()
+    if P.ndim == 1 or n_columns == 2:
+        params = _binary_classes(dask, blocks_y, params)
     blocks_p = P.to_delayed(optimize_graph=False).ravel()
     blocks_w = [None] * len(blocks_p) if w is None else w.to_delayed(optimize_graph=False).ravel()
     chunk = dask.delayed(_chunk_accumulator, pure=True)
@@ -452,7 +463,7 @@ def accumulate_dataframe(
         group_cols = []
     _check_classes(params, n_columns, ndim)
     if n_columns <= 2:
-        params = _binary_classes(dask, df[label_col].unique(), params)
+        params = _binary_classes(dask, df[label_col].to_delayed(), params)
 
     needed = [label_col, *([probas] if ndim == 1 else probas)]
     needed += [*([weight_col] if weight_col is not None else []), *group_cols]

@@ -1,0 +1,314 @@
+"""skcalib.dask on a real two-process LocalCluster: the tree-reduced accumulators give the
+batch metrics' numbers exactly, for any chunking, weights, binary and multiclass
+predictions and per-group (``by=``) calibration; bad inputs raise clear ValueErrors."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+pd = pytest.importorskip("pandas")
+
+from skcalib.dask import accumulate, accumulate_dataframe  # noqa: E402
+from skcalib.metrics import (  # noqa: E402
+    brier_score,
+    expected_calibration_error,
+    max_calibration_error,
+    negative_log_likelihood,
+    reliability_curve,
+    static_calibration_error,
+)
+from skcalib.streaming import CalibrationAccumulator  # noqa: E402
+
+RTOL = 1e-12
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    ) as cluster:
+        with distributed.Client(cluster) as c:
+            yield c
+
+
+def _case(kind, n, rng):
+    if kind == "binary_1d":
+        p = rng.random(n)
+        p[: n // 10] = rng.integers(0, 16, n // 10) / 15  # values on bin edges
+        return (rng.random(n) < p).astype(int), p, None
+    k = 2 if kind == "binary_2d" else 4
+    P = rng.dirichlet(np.ones(k) * 0.5, size=n)
+    cum = P.cumsum(axis=1)
+    y = (rng.random((n, 1)) > cum).sum(axis=1).clip(0, k - 1)
+    return y, P, np.arange(k)
+
+
+def _batch(y, P, w, labels):
+    kw = {"sample_weight": w, "labels": labels}
+    out = {
+        "expected_calibration_error": expected_calibration_error(y, P, **kw),
+        "max_calibration_error": max_calibration_error(y, P, **kw),
+        "brier_score": brier_score(y, P, **kw),
+        "negative_log_likelihood": negative_log_likelihood(y, P, **kw),
+    }
+    if P.ndim == 2 and P.shape[1] > 2:
+        out["static_calibration_error"] = static_calibration_error(y, P, **kw)
+    return out
+
+
+def _assert_equals_batch(acc, y, P, w, labels):
+    got = acc.compute()
+    for key, value in _batch(y, P, w, labels).items():
+        assert_allclose(got[key], value, rtol=RTOL, atol=1e-15, err_msg=key)
+    assert got["n_samples"] == len(y)
+    # the equal-mass number equals one accumulator fed every row at once
+    one = CalibrationAccumulator(labels=labels).update(y, P, sample_weight=w).compute()
+    for key in got:
+        assert_allclose(got[key], one[key], rtol=RTOL, atol=1e-15, err_msg=key)
+    curve = acc.reliability_curve()
+    want = reliability_curve(y, P, sample_weight=w, labels=labels)
+    for key in ("prob_true", "prob_pred", "bin_count", "bin_edges"):
+        assert_allclose(curve[key], want[key], rtol=RTOL, atol=1e-15, err_msg=key)
+
+
+# row chunks of unequal sizes (with a one-row chunk), and different for y_true and weights
+ROW_CHUNKS = (700, 1, 1300, 450, 549)
+OTHER_CHUNKS = (1000, 1000, 1000)
+
+
+@pytest.mark.parametrize("kind", ["binary_1d", "binary_2d", "multiclass"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_array_tree_reduction_equals_batch(client, kind, weighted):
+    rng = np.random.default_rng(0)
+    n = sum(ROW_CHUNKS)
+    y, P, labels = _case(kind, n, rng)
+    w = rng.random(n) * 3 if weighted else None
+    Pd = da.from_array(P, chunks=(ROW_CHUNKS,) + ((P.shape[1],) if P.ndim == 2 else ()))
+    yd = da.from_array(y, chunks=(OTHER_CHUNKS,))
+    wd = None if w is None else da.from_array(w, chunks=(OTHER_CHUNKS,))
+    params = {} if kind != "multiclass" else {"labels": labels}
+    acc = accumulate(yd, Pd, sample_weight=wd, **params)
+    assert isinstance(acc, CalibrationAccumulator)
+    _assert_equals_batch(acc, y, P, w, labels)
+    if kind == "multiclass":
+        cw = acc.reliability_curve(multiclass="classwise")
+        want = reliability_curve(y, P, labels=labels, sample_weight=w, multiclass="classwise")
+        assert_allclose(cw.prob_true, want.prob_true, rtol=RTOL)
+
+
+def test_many_chunks_make_a_deep_tree(client):
+    rng = np.random.default_rng(1)
+    y, p, _ = _case("binary_1d", 2000, rng)
+    acc = accumulate(da.from_array(y, chunks=23), da.from_array(p, chunks=17), n_bins=7)
+    assert acc.n_bins == 7
+    _assert_equals_batch_binned(acc, y, p, n_bins=7)
+
+
+def _assert_equals_batch_binned(acc, y, p, n_bins):
+    got = acc.compute()
+    assert_allclose(
+        got["expected_calibration_error"],
+        expected_calibration_error(y, p, n_bins=n_bins),
+        rtol=RTOL,
+    )
+    assert_array_equal(
+        acc.reliability_curve().bin_count, reliability_curve(y, p, n_bins=n_bins).bin_count
+    )
+
+
+def test_numpy_inputs_are_wrapped(client):
+    rng = np.random.default_rng(2)
+    y, P, labels = _case("multiclass", 500, rng)
+    acc = accumulate(y, P, labels=labels)
+    _assert_equals_batch(acc, y, P, None, labels)
+    # a NumPy y_true follows the chunks of a Dask y_proba
+    acc = accumulate(y, da.from_array(P, chunks=(120, 4)), labels=labels)
+    _assert_equals_batch(acc, y, P, None, labels)
+
+
+def test_binary_chunks_with_one_class_share_the_classes(client):
+    # every chunk holds one class only: the classes come from all the rows
+    y = np.array(["no"] * 50 + ["yes"] * 50)
+    P = np.column_stack([np.linspace(0.9, 0.1, 100), np.linspace(0.1, 0.9, 100)])
+    acc = accumulate(da.from_array(y, chunks=50), da.from_array(P, chunks=(50, 2)))
+    assert list(acc.classes_) == ["no", "yes"]
+    _assert_equals_batch(acc, y, P, None, None)
+
+
+def test_generated_on_the_workers(client):
+    rng = da.random.default_rng(3)
+    p = rng.random(30_000, chunks=7_000)
+    y = (rng.random(30_000, chunks=7_000) < p).astype(np.int8)
+    acc = accumulate(y, p, labels=[0, 1])
+    y_np, p_np = da.compute(y, p)
+    _assert_equals_batch(acc, y_np, p_np, None, [0, 1])
+
+
+def test_array_errors(client):
+    y = da.zeros(100, chunks=50, dtype=int)
+    P = da.full((100, 3), 1 / 3, chunks=(50, 2))
+    with pytest.raises(ValueError, match=r"y_proba is split along the class axis.*rechunk"):
+        accumulate(y, P, labels=[0, 1, 2])
+    P = P.rechunk({1: -1})
+    with pytest.raises(ValueError, match="labels is required for 3 classes"):
+        accumulate(y, P)
+    with pytest.raises(ValueError, match="labels has 2 classes but there are 3"):
+        accumulate(y, P, labels=[0, 1])
+    with pytest.raises(ValueError, match="y_true has 99 rows, expected 100"):
+        accumulate(y[:99], P, labels=[0, 1, 2])
+    with pytest.raises(ValueError, match="unknown accumulator parameter 'bins'"):
+        accumulate(y, P, bins=3)
+    with pytest.raises(ValueError, match="n_bins"):
+        accumulate(y, P, labels=[0, 1, 2], n_bins=0)
+    # unknown chunk sizes (e.g. from a DataFrame) cannot be rechunked
+    y_unknown = y[y >= 0]
+    P20 = P.rechunk({0: 20})
+    P_unknown = P20[P20[:, 0] >= 0]
+    with pytest.raises(ValueError, match=r"y_true has 2 row chunks and y_proba has 5"):
+        accumulate(y_unknown, P_unknown, labels=[0, 1, 2])
+    with pytest.raises(ValueError, match="sample_weight is a Series"):
+        accumulate(y, P, sample_weight=dd.from_pandas(pd.Series(np.ones(100)), npartitions=2))
+    with pytest.raises(ValueError, match="y_proba must be 1-D or 2-D"):
+        accumulate(y, da.zeros((100, 2, 2), chunks=50), labels=[0, 1])
+    # a bad chunk is reported by its worker's validation
+    bad = da.from_array(np.full(100, 1.5), chunks=50)
+    with pytest.raises(ValueError, match="y_proba"):
+        accumulate(y, bad, labels=[0, 1])
+
+
+def test_unknown_chunks_with_equal_counts_are_accepted(client):
+    rng = np.random.default_rng(4)
+    y, p, _ = _case("binary_1d", 400, rng)
+    yd, pd_ = da.from_array(y, chunks=100), da.from_array(p, chunks=100)
+    keep = pd_ >= 0
+    acc = accumulate(yd[keep], pd_[keep])
+    _assert_equals_batch(acc, y, p, None, None)
+
+
+# --------------------------------------------------------------------------------------
+# DataFrames
+# --------------------------------------------------------------------------------------
+
+
+def _frame(n, rng, k=3):
+    y, P, labels = _case("multiclass" if k > 2 else "binary_2d", n, rng)
+    if k > 2:
+        P = P[:, :k] / P[:, :k].sum(axis=1, keepdims=True)
+        y = y.clip(0, k - 1)
+    pdf = pd.DataFrame({f"p{j}": P[:, j] for j in range(P.shape[1])})
+    pdf["y"] = y
+    pdf["w"] = rng.random(n) * 2
+    pdf["shop"] = rng.choice(["north", "south", "east"], n, p=[0.6, 0.3, 0.1])
+    pdf["day"] = rng.integers(0, 2, n)
+    return pdf
+
+
+def test_dataframe_equals_batch_multiclass_weighted(client):
+    rng = np.random.default_rng(5)
+    pdf = _frame(3000, rng, k=4)
+    df = dd.from_pandas(pdf, npartitions=7)
+    cols = ["p0", "p1", "p2", "p3"]
+    acc = accumulate_dataframe(
+        df, label_col="y", proba_cols=cols, weight_col="w", labels=[0, 1, 2, 3]
+    )
+    _assert_equals_batch(
+        acc, pdf["y"].to_numpy(), pdf[cols].to_numpy(), pdf["w"].to_numpy(), np.arange(4)
+    )
+
+
+def test_dataframe_binary_single_column(client):
+    rng = np.random.default_rng(6)
+    n = 2500
+    y, p, _ = _case("binary_1d", n, rng)
+    df = dd.from_pandas(pd.DataFrame({"label": y, "score": p}), npartitions=5)
+    acc = accumulate_dataframe(df, label_col="label", proba_cols="score", n_bins=10)
+    _assert_equals_batch_binned(acc, y, p, n_bins=10)
+    _assert_equals_batch(
+        accumulate_dataframe(df, label_col="label", proba_cols="score"), y, p, None, None
+    )
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_by_groups_equal_batch_metrics_of_each_group(client, weighted):
+    rng = np.random.default_rng(7)
+    pdf = _frame(4000, rng, k=3)
+    df = dd.from_pandas(pdf, npartitions=6)
+    cols = ["p0", "p1", "p2"]
+    groups = accumulate_dataframe(
+        df,
+        label_col="y",
+        proba_cols=cols,
+        weight_col="w" if weighted else None,
+        by="shop",
+        labels=[0, 1, 2],
+    )
+    assert list(groups) == list(pd.unique(pdf["shop"]))  # order of first appearance
+    for shop, acc in groups.items():
+        rows = pdf[pdf["shop"] == shop]
+        w = rows["w"].to_numpy() if weighted else None
+        _assert_equals_batch(acc, rows["y"].to_numpy(), rows[cols].to_numpy(), w, np.arange(3))
+
+
+def test_by_several_columns_gives_tuple_keys(client):
+    rng = np.random.default_rng(8)
+    pdf = _frame(2000, rng, k=2)
+    df = dd.from_pandas(pdf, npartitions=4)
+    groups = accumulate_dataframe(df, label_col="y", proba_cols=["p0", "p1"], by=["shop", "day"])
+    assert set(groups) == set(pdf.groupby(["shop", "day"]).groups)
+    for (shop, day), acc in groups.items():
+        rows = pdf[(pdf["shop"] == shop) & (pdf["day"] == day)]
+        _assert_equals_batch(
+            acc, rows["y"].to_numpy(), rows[["p0", "p1"]].to_numpy(), None, np.arange(2)
+        )
+
+
+def test_dataframe_errors(client):
+    pdf = _frame(100, np.random.default_rng(9), k=3)
+    df = dd.from_pandas(pdf, npartitions=2)
+    ok = {"label_col": "y", "proba_cols": ["p0", "p1", "p2"], "labels": [0, 1, 2]}
+    with pytest.raises(ValueError, match=r"label_col='target' is not a column of df; the col"):
+        accumulate_dataframe(df, **{**ok, "label_col": "target"})
+    with pytest.raises(ValueError, match=r"proba_cols='p9' is not a column of df"):
+        accumulate_dataframe(df, **{**ok, "proba_cols": ["p0", "p9", "p2"]})
+    with pytest.raises(ValueError, match=r"weight_col='weight' is not a column"):
+        accumulate_dataframe(df, **ok, weight_col="weight")
+    with pytest.raises(ValueError, match=r"by='region' is not a column"):
+        accumulate_dataframe(df, **ok, by="region")
+    with pytest.raises(ValueError, match=r"by='y' is also the label column"):
+        accumulate_dataframe(df, **ok, by="y")
+    with pytest.raises(ValueError, match="proba_cols must be a list of two or more"):
+        accumulate_dataframe(df, **{**ok, "proba_cols": ["p0"]})
+    with pytest.raises(ValueError, match="proba_cols names a column twice"):
+        accumulate_dataframe(df, **{**ok, "proba_cols": ["p0", "p0", "p1"]})
+    with pytest.raises(ValueError, match="labels is required for 3 classes"):
+        accumulate_dataframe(df, label_col="y", proba_cols=["p0", "p1", "p2"])
+    with pytest.raises(ValueError, match="df must be a Dask DataFrame"):
+        accumulate_dataframe(pdf.to_numpy(), **ok)
+    missing = pdf.assign(shop=pdf["shop"].where(pdf.index != 70))
+    with pytest.raises(ValueError, match="by column 'shop' has a missing value"):
+        accumulate_dataframe(dd.from_pandas(missing, npartitions=2), **ok, by="shop")
+
+
+def test_pandas_frame_is_wrapped():
+    pdf = _frame(300, np.random.default_rng(10), k=2)
+    with __import__("dask").config.set(scheduler="synchronous"):
+        acc = accumulate_dataframe(pdf, label_col="y", proba_cols=["p0", "p1"])
+    _assert_equals_batch(acc, pdf["y"].to_numpy(), pdf[["p0", "p1"]].to_numpy(), None, None)
+
+
+def test_import_skcalib_does_not_import_dask():
+    code = (
+        "import sys, skcalib, skcalib.metrics, skcalib.streaming, skcalib.report; "
+        "assert not [m for m in sys.modules if m == 'dask' or m.startswith('dask.')]"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
