@@ -61,11 +61,7 @@ def _check_member_shapes(x, name):
 
 def _check_proba_2d(P, name):
     """Check the values of one member's (n_samples, n_classes) probabilities."""
-    try:
-        check_proba_values(P)
-    except ValueError as exc:
-        msg = str(exc)
-        raise ValueError(msg.replace("y_proba", name, 1)) from None
+    check_proba_values(P, name=name)
 
 
 def _binary_to_2d(P, name):
