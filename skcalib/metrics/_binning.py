@@ -235,7 +235,7 @@ def _is_uniform(edges):
 # --------------------------------------------------------------------------------------
 
 
-def bin_index_unclipped(x, edges, uniform):
+def bin_index_unclipped(x, edges, *, uniform):
     """Bin index under the right-closed rule, in ``[0, n_bins]``, C-ordered.
 
     Index ``n_bins`` is returned only for values above ``edges[-1]`` (a 2-D probability
@@ -287,7 +287,7 @@ def assign_bins(x, edges):
     ndarray of intp
         Same shape as ``x``, values in ``[0, n_bins - 1]``.
     """
-    b = bin_index_unclipped(x, edges, _is_uniform(edges))
+    b = bin_index_unclipped(x, edges, uniform=_is_uniform(edges))
     return np.minimum(b, edges.shape[0] - 2, out=b)
 
 
@@ -463,7 +463,7 @@ def _classwise_sums(P, y, weight, edges, uniform, threshold):
     m, k = P.shape
     stride = edges.shape[0]  # n_bins + 1 slots per class
     size = k * stride
-    cell = bin_index_unclipped(P, edges, uniform)
+    cell = bin_index_unclipped(P, edges, uniform=uniform)
     cell += np.arange(0, size, stride, dtype=np.intp)
     if threshold > 0:
         cell[~(P > threshold)] = size  # a slot past the end, dropped below
@@ -507,7 +507,7 @@ def accumulate_pairs(conf, outcome, sample_weight, edges, threshold=0.0, *, bin_
         uniform = _is_uniform(edges)
 
         def bin_index(x):
-            return bin_index_unclipped(x, edges, uniform)
+            return bin_index_unclipped(x, edges, uniform=uniform)
 
     size = edges.shape[0]  # n_bins + 1 slots
     sums = np.zeros((4, size))
@@ -648,7 +648,7 @@ def bin_stats(
         for start, stop, chunk in rows:
             conf, outcome = _binary_chunk(data, chunk, start, stop)
             weight = None if sw is None else sw[start:stop]
-            b = bin_index_unclipped(conf, edges, uniform)
+            b = bin_index_unclipped(conf, edges, uniform=uniform)
             sums += _pair_sums(b, conf, outcome, weight, edges.shape[0], threshold)
         sums = _fold(sums)[:, None, :]
         all_edges = edges[None, :]

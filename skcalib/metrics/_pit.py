@@ -185,7 +185,9 @@ def pit_histogram(pit_values, *, n_bins=10, confidence_level=0.95, sample_weight
     edges = _uniform_edges(n_bins)
     # the bin index of the binning core (right-closed bins, exact on the edges); values
     # are in [0, 1], so the core's extra slot for values above 1 stays empty
-    count = _chunked_counts(pit, sw, n_bins + 1, lambda c: bin_index_unclipped(c, edges, True))
+    count = _chunked_counts(
+        pit, sw, n_bins + 1, lambda c: bin_index_unclipped(c, edges, uniform=True)
+    )
     count = count[:n_bins]
     total = count.sum()
     density = count * (n_bins / total)

@@ -266,4 +266,4 @@ def test_fine_cell_index_is_the_right_closed_bin(dtype):
         ]
     ).astype(dtype)
     x = x[x >= 0]
-    assert_array_equal(_fine_cell(x), bin_index_unclipped(x, edges, False))
+    assert_array_equal(_fine_cell(x), bin_index_unclipped(x, edges, uniform=False))
