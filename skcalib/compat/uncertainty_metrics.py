@@ -99,6 +99,33 @@ from ._um_ensembles import (  # the TensorFlow backend's ensemble functions
     negative_waic,
     variance_bound,
 )
+from ._um_keras import AUC, ExpectedCalibrationError, OracleCollaborativeAccuracy
+from ._um_scoring import (  # the TensorFlow backend's scoring rules and Bayesian ECE
+    bayesian_expected_calibration_error,
+    brier_decomposition,
+    brier_score,
+    crps_normal_score,
+    crps_score,
+)
+from ._um_semiparametric import (
+    CCE,
+    SPCE,
+    SemiparametricCalibrationError,
+    cce,
+    cce_conf_int,
+    semiparametric_calibration_error,
+    semiparametric_calibration_error_conf_int,
+    spce,
+    spce_conf_int,
+)
+from ._um_visualization import (  # matplotlib is imported when a plot is drawn
+    confidence_vs_accuracy_curve,
+    plot_confidence_vs_accuracy_diagram,
+    plot_rejection_classification_diagram,
+    pooled_reliability_curve,
+    rejection_classification_curve,
+    reliability_diagram,
+)
 
 __all__ = [
     "gce",
@@ -114,6 +141,34 @@ __all__ = [
     "thresholded_adaptive_calibration_error",
     "compute_all_metrics",
     "ALL_METRIC_PARAMETERS",
+    "GeneralCalibrationError",
+    # semiparametric and censored calibration errors (numpy/*_calibration_error.py)
+    "SemiparametricCalibrationError",
+    "SPCE",
+    "semiparametric_calibration_error",
+    "spce",
+    "semiparametric_calibration_error_conf_int",
+    "spce_conf_int",
+    "CCE",
+    "cce",
+    "cce_conf_int",
+    # visualisation (numpy/visualization.py) and the curves it draws
+    "reliability_diagram",
+    "plot_confidence_vs_accuracy_diagram",
+    "plot_rejection_classification_diagram",
+    "pooled_reliability_curve",
+    "confidence_vs_accuracy_curve",
+    "rejection_classification_curve",
+    # streaming metrics (tensorflow/calibration.py, accuracy.py, auc.py)
+    "ExpectedCalibrationError",
+    "OracleCollaborativeAccuracy",
+    "AUC",
+    "bayesian_expected_calibration_error",
+    # scoring rules (tensorflow/scoring_rules.py)
+    "brier_score",
+    "brier_decomposition",
+    "crps_score",
+    "crps_normal_score",
     # information criteria and diversity (tensorflow/information_criteria.py, diversity.py)
     "average_pairwise_diversity",
     "cosine_distance",
@@ -218,9 +273,16 @@ def _check_labels(labels, n_rows, n_classes):
 # --------------------------------------------------------------------------------------
 
 
-def _group_error(v, t, *, binning_scheme, num_bins, norm):
-    """One group's ``sum_b (n'_b / N_g) |gap_b|`` (l1) or ``... gap_b^2`` (l2)."""
+def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
+    """One group's ``sum_b (n'_b / N_g) |gap_b|`` (l1) or ``... gap_b^2`` (l2).
+
+    With a list ``bins``, the group's ``(counts, confidences, accuracies)`` (counts
+    without the reference's eps) are appended to it.
+    """
     if v.shape[0] == 0:
+        if bins is not None:
+            size = num_bins if binning_scheme == "even" else max(num_bins, 1)
+            bins.append((np.zeros(size), np.zeros(size), np.zeros(size)))
         return 0.0
     if binning_scheme == "even":
         upper = um_even_upper_edges(num_bins)
@@ -233,22 +295,28 @@ def _group_error(v, t, *, binning_scheme, num_bins, norm):
     with np.errstate(over="ignore", invalid="ignore"):
         confidences = stats.sum_proba[0] / counts
         accuracies = stats.sum_true[0] / counts
+        if bins is not None:
+            bins.append((stats.count[0], confidences, accuracies))
         gaps = accuracies - confidences
         normed = gaps if norm == "l1" else np.square(gaps)
         weighting = counts / stats.total_weight
         return np.sum(np.abs(normed * weighting))
 
 
-def _gce(y, P, *, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold):
+def _gce(
+    y, P, *, binning_scheme, max_prob, class_conditional, norm, num_bins, threshold, bins=None
+):
     """General calibration error of validated input (P of shape (N, K), y indices).
 
     The options are those of :func:`gce`, keyword-only so that every call names them.
+    With a list ``bins``, each group's per-bin ``(counts, confidences, accuracies)`` is
+    appended to it (one group, or one per class).
     """
     n, k = P.shape
     if n == 0:
         return 0.0
     threshold = float(threshold)
-    binning = {"binning_scheme": binning_scheme, "num_bins": num_bins, "norm": norm}
+    binning = {"binning_scheme": binning_scheme, "num_bins": num_bins, "norm": norm, "bins": bins}
     if not class_conditional:
         if max_prob:
             pred = np.argmax(P, axis=1)
@@ -754,3 +822,186 @@ def compute_all_metrics(labels, probs):
             for scheme, max_prob, cc, threshold, norm in ALL_METRIC_PARAMETERS
         ]
     )
+
+
+class GeneralCalibrationError:
+    r"""The general calibration error of uncertainty_metrics 0.0.82, accumulating.
+
+    The options and the number are those of :func:`gce`.  Unlike the reference, whose
+    ``update_state`` recomputes the metric from its last call only (so the README's loop
+    over ensemble members keeps the last member), ``update_state`` here *accumulates*:
+    after several calls, :meth:`result` equals :func:`gce` on the concatenated data
+    (both binning schemes; equal-mass edges are recomputed on all of it, so the data
+    seen are kept, ``O(N K)`` memory), and the per-bin arrays describe all of it.
+
+    Parameters
+    ----------
+    binning_scheme : {"even", "adaptive"}
+        Equal-width or equal-mass (``get_adaptive_bins``) bins.
+    max_prob : bool
+        Bin the top-label confidence only.
+    class_conditional : bool
+        Bin each class separately and average over the ``K`` columns.
+    norm : {"l1", "l2"}
+        Mean absolute or root mean squared gap.
+    num_bins : int, default=30
+        Number of bins.
+    threshold : float, default=0.0
+        Keep only the probabilities strictly greater than ``threshold``.
+    datapoints_per_bin : float, default=None
+        If given, ``num_bins = int(N / datapoints_per_bin)`` with ``N`` all the rows seen
+        so far (``"adaptive"`` only).
+    distribution : object, default=None
+        Free-text metadata, stored and unused (as in the reference).
+
+    Attributes
+    ----------
+    calibration_error : float or None
+        The last :meth:`result` (None before any update).
+    counts, confidences, accuracies, calibration_errors : ndarray or None
+        Per-bin number of values (without the reference's eps), mean value, mean
+        outcome and ``accuracies - confidences`` of everything seen; shape ``(B,)``
+        for one group (``class_conditional=False``), ``(K, B)`` per class otherwise
+        (the reference keeps the last group's bins only).  ``B`` is ``num_bins``, or
+        ``num_bins + 1`` when an ``"even"`` value equals 1 (the extra bin).
+    num_bins : int
+        The number of bins used (from ``datapoints_per_bin`` when given).
+
+    See Also
+    --------
+    gce : The same number in one call.
+    skcalib.streaming.CalibrationAccumulator : skcalib's mergeable calibration statistics.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.compat.uncertainty_metrics import GeneralCalibrationError, gce
+    >>> rng = np.random.default_rng(0)
+    >>> members = rng.dirichlet(np.ones(3), size=(4, 50))  # 4 ensemble members
+    >>> labels = rng.integers(0, 3, size=50)
+    >>> metric = GeneralCalibrationError("even", True, False, "l1", num_bins=10)
+    >>> for probs in members:
+    ...     metric.update_state(labels, probs)
+    >>> metric.result() == gce(np.tile(labels, 4), members.reshape(-1, 3),
+    ...                        "even", True, False, "l1", num_bins=10)
+    True
+    >>> int(metric.counts.sum())
+    200
+    """
+
+    @validate_params(
+        {
+            "binning_scheme": [StrOptions({"even", "adaptive"})],
+            "max_prob": ["boolean"],
+            "class_conditional": ["boolean"],
+            "norm": [StrOptions({"l1", "l2"})],
+            "num_bins": _NUM_BINS,
+            "threshold": _THRESHOLD,
+            "datapoints_per_bin": _DPB,
+            "distribution": "no_validation",
+        },
+        prefer_skip_nested_validation=True,
+    )
+    def __init__(
+        self,
+        binning_scheme,
+        max_prob,
+        class_conditional,
+        norm,
+        num_bins=30,
+        threshold=0.0,
+        datapoints_per_bin=None,
+        distribution=None,
+    ):
+        if datapoints_per_bin is not None and binning_scheme != "adaptive":
+            raise ValueError("To set datapoints_per_bin, binning_scheme must be 'adaptive'.")
+        if datapoints_per_bin is None and binning_scheme == "even" and num_bins < 1:
+            raise ValueError(f"num_bins must be >= 1 with binning_scheme='even', got {num_bins}")
+        self.binning_scheme = binning_scheme
+        self.max_prob = bool(max_prob)
+        self.class_conditional = bool(class_conditional)
+        self.norm = norm
+        self.num_bins = int(num_bins)
+        self.threshold = float(threshold)
+        self.datapoints_per_bin = datapoints_per_bin
+        self.distribution = distribution
+        self.reset_state()
+
+    def reset_state(self):
+        """Forget all data: the result and every per-bin array go back to None."""
+        self._labels = []
+        self._probs = []
+        self.calibration_error = None
+        self.counts = None
+        self.confidences = None
+        self.accuracies = None
+        self.calibration_errors = None
+
+    reset_states = reset_state
+
+    def update_state(self, labels, probs):
+        """Add a batch and recompute the metric on everything seen so far.
+
+        Parameters
+        ----------
+        labels : array-like of shape (N,)
+            Integer column indices of the true classes (``0..K-1``).
+        probs : array-like of shape (N,), (N, 1) or (N, K)
+            Probabilities; 1-D or one column: probability of class 1 of a binary
+            problem.  ``K`` must be the same in every call.
+        """
+        P = _check_probs(probs)
+        y = _check_labels(labels, P.shape[0], P.shape[1])
+        if self._probs and P.shape[1] != self._probs[0].shape[1]:
+            raise ValueError(
+                f"probs has {P.shape[1]} columns but the earlier batches had "
+                f"{self._probs[0].shape[1]}"
+            )
+        self._labels.append(y)
+        self._probs.append(P)
+        self._compute()
+
+    def _compute(self):
+        y = np.concatenate(self._labels)
+        P = np.concatenate(self._probs)
+        if self.datapoints_per_bin is not None:
+            self.num_bins = int(P.shape[0] / self.datapoints_per_bin)
+        groups = []
+        self.calibration_error = _gce(
+            y,
+            P,
+            binning_scheme=self.binning_scheme,
+            max_prob=self.max_prob,
+            class_conditional=self.class_conditional,
+            norm=self.norm,
+            num_bins=self.num_bins,
+            threshold=self.threshold,
+            bins=groups,
+        )
+        if not groups:  # no row at all
+            size = max(self.num_bins, 1)
+            groups = [(np.zeros(size),) * 3] * (P.shape[1] if self.class_conditional else 1)
+        width = max(g[0].shape[0] for g in groups)
+        arrays = np.zeros((3, len(groups), width))
+        for i, group in enumerate(groups):
+            for j, values in enumerate(group):
+                arrays[j, i, : values.shape[0]] = values
+        if not self.class_conditional:
+            arrays = arrays[:, 0]
+        self.counts, self.confidences, self.accuracies = arrays
+        self.calibration_errors = self.accuracies - self.confidences
+
+    def result(self):
+        """The calibration error of everything seen (None before any update).
+
+        Returns
+        -------
+        float or None
+        """
+        return self.calibration_error
+
+    def __repr__(self):
+        return (
+            f"GeneralCalibrationError({self.binning_scheme!r}, {self.max_prob}, "
+            f"{self.class_conditional}, {self.norm!r}, num_bins={self.num_bins})"
+        )

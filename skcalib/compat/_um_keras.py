@@ -1,0 +1,564 @@
+r"""The streaming (Keras) metrics of Google's ``uncertainty_metrics`` 0.0.82, in NumPy.
+
+``ExpectedCalibrationError`` (``tensorflow/calibration.py``),
+``OracleCollaborativeAccuracy`` (``tensorflow/accuracy.py``) and ``AUC``
+(``tensorflow/auc.py``, a plain subclass of ``tf.keras.metrics.AUC``), with the Keras
+metric protocol: ``update_state`` accumulates, ``result`` reads the state,
+``reset_state`` (and the old name ``reset_states``) zeroes it, and calling the object
+runs ``update_state`` and returns ``result()``.  Re-exported by
+:mod:`skcalib.compat.uncertainty_metrics`.
+
+Binning (``ExpectedCalibrationError``, ``OracleCollaborativeAccuracy``)
+----------------------------------------------------------------------
+TensorFlow's ``tf.histogram_fixed_width_bins(x, [0, 1], nbins=M)``:
+``bin = clip(floor(M x), 0, M - 1)``, computed in the metric's dtype (float32 by
+default, as Keras).  Bins are left-closed; ``p = 1`` falls into the last bin (the NumPy
+functions of the reference, :func:`skcalib.compat.uncertainty_metrics.ece`, give it an
+extra bin) and values ``<= 0`` into the first.  The per-bin state is a
+:class:`skcalib.metrics.BinStats` (``count``, ``sum_proba`` = the summed confidences,
+``sum_true`` = the number correct); every ``update_state`` merges the statistics of its
+batch into it, so the result of several updates equals that of one update on the
+concatenated data.
+
+Where the reference computes garbage, a ValueError is raised instead: NaN or infinite
+probabilities or binning scores (undefined bin ids in TensorFlow), labels that are not
+numbers, a ``custom_binning_score`` of the wrong length, ``AUC`` predictions outside
+``[0, 1]``.  ``sample_weight`` is accepted and ignored by ``ExpectedCalibrationError``
+and ``OracleCollaborativeAccuracy`` (as in the reference), and used by ``AUC``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..metrics import BinStats
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+
+__all__ = ["AUC", "ExpectedCalibrationError", "OracleCollaborativeAccuracy"]
+
+
+def _check_dtype(dtype):
+    """The metric's float dtype: float32 by default (the Keras default), or float64."""
+    if dtype is None:
+        return np.dtype(np.float32)
+    try:
+        dt = np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
+    except TypeError as exc:
+        raise ValueError(f"dtype must be float32 or float64, got {dtype!r}") from exc
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32 or float64, got {dtype!r}")
+    return dt
+
+
+def _finite(x, name, dtype):
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}")
+    arr = arr.astype(dtype, copy=False)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinity")
+    return arr
+
+
+def tf_fixed_width_bins(x, num_bins):
+    """``tf.histogram_fixed_width_bins(x, [0, 1], nbins=num_bins)``.
+
+    ``clip(floor(num_bins * x), 0, num_bins - 1)`` in the dtype of ``x``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.compat._um_keras import tf_fixed_width_bins
+    >>> tf_fixed_width_bins(np.array([0.0, 0.3, 0.99, 1.0]), 10)
+    array([0, 3, 9, 9])
+    """
+    x = np.asarray(x)
+    scaled = np.floor(x * x.dtype.type(num_bins))
+    return np.clip(scaled, 0, num_bins - 1).astype(np.intp)
+
+
+class ExpectedCalibrationError:
+    r"""Streaming top-label ECE of uncertainty_metrics 0.0.82 (a Keras metric there).
+
+    .. math::
+
+        \mathrm{ECE} = \sum_{b:\, n_b > 0} \frac{n_b}{N}
+            \left\lvert \frac{c_b}{n_b} - \frac{s_b}{n_b} \right\rvert
+
+    with, per bin ``b`` of the TensorFlow fixed-width rule, ``n_b`` the count, ``c_b``
+    the number of correct predictions and ``s_b`` the sum of the confidences.  Empty
+    bins are skipped; without data the result is 0.
+
+    Parameters
+    ----------
+    num_bins : int, default=15
+        Number of equal-width bins on [0, 1].
+    name : str, default=None
+        Name of the metric (Keras' ``name``; default ``"expected_calibration_error"``).
+    dtype : {None, "float32", "float64"}, default=None
+        Dtype of the state and of the binning arithmetic (None: float32, as Keras).
+
+    Attributes
+    ----------
+    counts, correct_sums, prob_sums : ndarray of shape (num_bins,)
+        The per-bin state: number of predictions, number correct, sum of confidences.
+    bin_stats : skcalib.metrics.BinStats
+        The same state as skcalib's sufficient statistics (float64).
+    variables : list of ndarray
+        ``[correct_sums, prob_sums, counts]``, Keras' variables.
+
+    See Also
+    --------
+    skcalib.metrics.expected_calibration_error : skcalib's ECE (right-closed bins).
+    skcalib.streaming.CalibrationAccumulator : skcalib's streaming calibration metrics.
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import ExpectedCalibrationError
+    >>> ece = ExpectedCalibrationError(num_bins=10, dtype="float64")
+    >>> p = [0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85]
+    >>> y = [0, 0, 0, 1, 0, 1, 1, 1]
+    >>> ece.update_state(y[:4], p[:4])
+    >>> round(ece(y[4:], p[4:]), 10)  # update_state, then result()
+    0.145
+    >>> ece.counts
+    array([0., 0., 0., 0., 0., 2., 3., 1., 2., 0.])
+    """
+
+    _n_variables = 3
+
+    @validate_params(
+        {
+            "num_bins": [Interval(numbers.Integral, 1, None, closed="left")],
+            "name": [str, None],
+            "dtype": "no_validation",
+        },
+        prefer_skip_nested_validation=True,
+    )
+    def __init__(self, num_bins=15, name=None, dtype=None):
+        self.num_bins = int(num_bins)
+        self.name = name if name is not None else self._default_name()
+        self.dtype = _check_dtype(dtype)
+        self.reset_state()
+
+    @classmethod
+    def _default_name(cls):
+        return "expected_calibration_error"
+
+    def reset_state(self):
+        """Zero the state."""
+        M = self.num_bins
+        self.bin_stats = BinStats(
+            count=np.zeros((1, M)),
+            sum_proba=np.zeros((1, M)),
+            sum_true=np.zeros((1, M)),
+            bin_edges=np.linspace(0.0, 1.0, M + 1)[None, :],
+            total_weight=0.0,
+        )
+
+    reset_states = reset_state
+
+    @property
+    def counts(self):
+        """Number of predictions in each bin."""
+        return self.bin_stats.count[0].astype(self.dtype)
+
+    @property
+    def correct_sums(self):
+        """Number of correct predictions in each bin."""
+        return self.bin_stats.sum_true[0].astype(self.dtype)
+
+    @property
+    def prob_sums(self):
+        """Sum of the confidences (top-label probabilities) in each bin."""
+        return self.bin_stats.sum_proba[0].astype(self.dtype)
+
+    @property
+    def variables(self):
+        """The state arrays, in Keras' order."""
+        return [self.correct_sums, self.prob_sums, self.counts]
+
+    def update_state(self, labels, probabilities, custom_binning_score=None, **kwargs):
+        """Accumulate a batch.
+
+        Parameters
+        ----------
+        labels : array-like
+            Integer class indices (floats are truncated to integers, as the
+            reference's cast), flattened to ``(N,)``.
+        probabilities : array-like
+            ``(N, K)`` probabilities; any other shape is reshaped to ``(N, -1)``, and one
+            column ``p`` becomes ``[1 - p, p]``.
+        custom_binning_score : array-like of shape (N,), default=None
+            Score that chooses the bin of each prediction instead of its confidence (the
+            confidence is still what is summed).
+        **kwargs : dict
+            Ignored (e.g. ``sample_weight``), as in the reference.
+        """
+        y = _finite(labels, "labels", np.float64).reshape(-1)
+        n = y.shape[0]
+        P = _finite(probabilities, "probabilities", self.dtype)
+        if P.ndim != 2 or P.shape[0] != n:
+            if n == 0 or P.size % n:
+                raise ValueError(
+                    f"probabilities of shape {P.shape} cannot be reshaped to ({n}, -1) "
+                    f"for {n} labels"
+                )
+            P = P.reshape(n, -1)
+        if P.shape[1] == 1:
+            P = np.concatenate([1 - P, P], axis=1)
+        pred = np.argmax(P, axis=1)
+        conf = P[np.arange(n), pred]
+        correct = pred == y.astype(np.int64)
+        if custom_binning_score is None:
+            score = conf
+        else:
+            score = _finite(custom_binning_score, "custom_binning_score", self.dtype)
+            score = score.reshape(-1)
+            if score.shape[0] != n:
+                raise ValueError(f"custom_binning_score has {score.shape[0]} values for {n} labels")
+        b = tf_fixed_width_bins(score, self.num_bins)
+        M = self.num_bins
+        batch = BinStats(
+            count=np.bincount(b, minlength=M).astype(np.float64)[None, :],
+            sum_proba=np.bincount(b, weights=conf.astype(np.float64), minlength=M)[None, :],
+            sum_true=np.bincount(b, weights=correct, minlength=M)[None, :],
+            bin_edges=self.bin_stats.bin_edges.copy(),
+            total_weight=float(n),
+        )
+        self.bin_stats = self.bin_stats.merge(batch)
+
+    def result(self):
+        """The ECE of everything accumulated since the last reset (0.0 without data).
+
+        Returns
+        -------
+        float
+        """
+        n, c, s = self.counts, self.correct_sums, self.prob_sums
+        keep = n != 0
+        if not keep.any():
+            return 0.0
+        n, c, s = n[keep], c[keep], s[keep]
+        return float(np.sum(n / n.sum() * np.abs(c / n - s / n)))
+
+    def __call__(self, *args, **kwargs):
+        """``update_state(*args, **kwargs)``, then ``result()``."""
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def __repr__(self):
+        return f"{type(self).__name__}(num_bins={self.num_bins}, dtype={self.dtype.name!r})"
+
+
+class OracleCollaborativeAccuracy(ExpectedCalibrationError):
+    r"""Oracle-collaborative accuracy of uncertainty_metrics 0.0.82 (streaming).
+
+    The ``O = int(N * fraction)`` least confident predictions are referred to an oracle,
+    which answers them correctly; the model answers the rest.  Walking the bins of
+    :class:`ExpectedCalibrationError` from the least confident one, whole bins go to
+    the oracle while its budget lasts (``collab_b = n_b``), the bin in which it ends is
+    split (``collab_b = r + (n_b - r) c_b / n_b`` for the oracle's ``r`` predictions
+    there) and the remaining bins keep their correct count; the result is
+    ``sum_b collab_b / N``.  ``fraction=0`` gives the accuracy.
+
+    Parameters
+    ----------
+    fraction : float in [0, 1], default=0.01
+        Fraction of the predictions referred to the oracle (truncated to a whole number).
+    num_bins : int, default=100
+        Number of equal-width confidence bins.
+    name : str, default=None
+        Name of the metric.
+    dtype : {None, "float32", "float64"}, default=None
+        Dtype of the state (None: float32).
+
+    Attributes
+    ----------
+    counts, correct_sums, prob_sums : ndarray of shape (num_bins,)
+        As :class:`ExpectedCalibrationError`.
+    collab_correct_sums : ndarray of shape (num_bins,)
+        The per-bin correct answers of the collaboration, set by :meth:`result`.
+
+    See Also
+    --------
+    skcalib.metrics.oracle_collaborative_accuracy : skcalib's version (right-closed
+        bins, an exact version without bins, sample weights).
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import OracleCollaborativeAccuracy
+    >>> oca = OracleCollaborativeAccuracy(fraction=0.4, num_bins=10, dtype="float64")
+    >>> oca([0, 0, 0, 1, 0, 1, 1, 1], [0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85])
+    0.7916666666666666
+    """
+
+    _n_variables = 4
+
+    @validate_params(
+        {
+            "fraction": [Interval(numbers.Real, 0, 1, closed="both")],
+            "num_bins": [Interval(numbers.Integral, 1, None, closed="left")],
+            "name": [str, None],
+            "dtype": "no_validation",
+        },
+        prefer_skip_nested_validation=True,
+    )
+    def __init__(self, fraction=0.01, num_bins=100, name=None, dtype=None):
+        self.fraction = float(fraction)
+        super().__init__(num_bins=num_bins, name=name, dtype=dtype)
+
+    @classmethod
+    def _default_name(cls):
+        return "oracle_collaborative_accuracy"
+
+    def reset_state(self):
+        """Zero the state."""
+        super().reset_state()
+        self.collab_correct_sums = np.zeros(self.num_bins, dtype=self.dtype)
+
+    reset_states = reset_state
+
+    @property
+    def variables(self):
+        """The state arrays, in Keras' order."""
+        return [self.correct_sums, self.prob_sums, self.counts, self.collab_correct_sums]
+
+    def result(self):
+        """The oracle-collaborative accuracy of everything accumulated (0.0 without data).
+
+        Returns
+        -------
+        float
+        """
+        counts, correct = self.counts, self.correct_sums
+        total = counts.sum()
+        budget = int(total * self.dtype.type(self.fraction))
+        collab = np.zeros_like(counts)
+        so_far = 0
+        for b in range(self.num_bins):
+            n_b = counts[b]
+            if so_far + n_b <= budget:
+                collab[b] = n_b
+                so_far += int(n_b)
+            elif so_far < budget:
+                r = budget - so_far
+                collab[b] = r + (n_b - r) * (correct[b] / n_b)
+                so_far = budget
+            else:
+                collab[b] = correct[b]
+        self.collab_correct_sums = collab
+        if total == 0:
+            return 0.0
+        keep = counts > 0
+        return float(collab[keep].sum() / counts[keep].sum())
+
+    def __repr__(self):
+        return (
+            f"{type(self).__name__}(fraction={self.fraction}, num_bins={self.num_bins}, "
+            f"dtype={self.dtype.name!r})"
+        )
+
+
+class AUC:
+    r"""``tf.keras.metrics.AUC`` (TensorFlow 2.0), uncertainty_metrics 0.0.82's ``AUC``.
+
+    Streaming area under the ROC or precision-recall curve, approximated on a grid of
+    thresholds: a prediction is positive at threshold ``t`` when ``y_pred > t``
+    (strict), and the confusion counts at every threshold accumulate over
+    ``update_state`` calls.  The thresholds are ``(i + 1) / (num_thresholds - 1)`` for
+    ``i < num_thresholds - 2`` (or the sorted ``thresholds``), with ``-1e-7`` and
+    ``1 + 1e-7`` added at the ends.  ``summation_method="interpolation"`` averages the
+    heights of neighbouring thresholds (for ``curve="PR"`` it interpolates precision as
+    Davis and Goadrich, 2006), ``"minoring"``/``"majoring"`` take their min/max.
+
+    Parameters
+    ----------
+    num_thresholds : int > 1, default=200
+        Number of thresholds (ignored when ``thresholds`` is given).
+    curve : {"ROC", "PR"}, default="ROC"
+        The curve whose area is computed.
+    summation_method : {"interpolation", "minoring", "majoring"}, default="interpolation"
+        Riemann sum of the curve.
+    name : str, default=None
+        Name of the metric.
+    dtype : {None, "float32", "float64"}, default=None
+        Dtype of the confusion counts (None: float32).
+    thresholds : array-like of float in [0, 1], default=None
+        Explicit thresholds.
+
+    Attributes
+    ----------
+    thresholds : list of float
+        The thresholds, ends included.
+    true_positives, true_negatives, false_positives, false_negatives : ndarray
+        Weighted confusion counts at each threshold.
+
+    See Also
+    --------
+    sklearn.metrics.roc_auc_score : The exact ROC AUC.
+    skcalib.metrics.uncertainty_auc : How well an uncertainty score detects errors.
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import AUC
+    >>> auc = AUC(num_thresholds=3)
+    >>> auc.update_state([0, 0, 1, 1], [0, 0.5, 0.3, 0.9])
+    >>> auc.result()
+    0.75
+    """
+
+    @validate_params(
+        {
+            "num_thresholds": [Interval(numbers.Integral, 2, None, closed="left")],
+            "curve": [StrOptions({"ROC", "PR"})],
+            "summation_method": [StrOptions({"interpolation", "minoring", "majoring"})],
+            "name": [str, None],
+            "dtype": "no_validation",
+            "thresholds": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
+    def __init__(
+        self,
+        num_thresholds=200,
+        curve="ROC",
+        summation_method="interpolation",
+        name=None,
+        dtype=None,
+        thresholds=None,
+    ):
+        self.curve = curve
+        self.summation_method = summation_method
+        self.name = name if name is not None else "auc"
+        self.dtype = _check_dtype(dtype)
+        eps = 1e-7
+        if thresholds is None:
+            inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        else:
+            t = _finite(thresholds, "thresholds", np.float64).reshape(-1)
+            if ((t < 0) | (t > 1)).any():
+                raise ValueError("thresholds must lie in [0, 1]")
+            inner = sorted(float(v) for v in t)
+            num_thresholds = len(inner) + 2
+        self.num_thresholds = int(num_thresholds)
+        self.thresholds = [0.0 - eps, *inner, 1.0 + eps]
+        self.reset_state()
+
+    def reset_state(self):
+        """Zero the confusion counts."""
+        T = self.num_thresholds
+        self.true_positives = np.zeros(T, dtype=self.dtype)
+        self.true_negatives = np.zeros(T, dtype=self.dtype)
+        self.false_positives = np.zeros(T, dtype=self.dtype)
+        self.false_negatives = np.zeros(T, dtype=self.dtype)
+
+    reset_states = reset_state
+
+    @property
+    def variables(self):
+        """The state arrays, in Keras' order."""
+        return [
+            self.true_positives,
+            self.true_negatives,
+            self.false_positives,
+            self.false_negatives,
+        ]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Accumulate the confusion counts of a batch.
+
+        Parameters
+        ----------
+        y_true : array-like
+            Labels; any non-zero value is positive.  Flattened.
+        y_pred : array-like of the same size
+            Scores in [0, 1].  Flattened.
+        sample_weight : array-like, default=None
+            Non-negative weight of each prediction (broadcast to its shape).
+        """
+        yt = np.asarray(y_true)
+        if yt.dtype.kind not in "biuf":
+            raise ValueError(f"y_true must contain numbers or booleans, got dtype {yt.dtype}")
+        yp = _finite(y_pred, "y_pred", np.float64)
+        if yt.size != yp.size:
+            raise ValueError(f"y_true has {yt.size} values but y_pred has {yp.size}")
+        if ((yp < 0) | (yp > 1)).any():
+            raise ValueError("y_pred must lie in [0, 1]")
+        if sample_weight is None:
+            w = np.ones(yp.shape)
+        else:
+            w = _finite(sample_weight, "sample_weight", np.float64)
+            try:
+                w = np.broadcast_to(w, yp.shape)
+            except ValueError as exc:
+                raise ValueError(
+                    f"sample_weight of shape {w.shape} does not broadcast to {yp.shape}"
+                ) from exc
+            if (w < 0).any():
+                raise ValueError("sample_weight must be non-negative")
+        pos = yt.reshape(-1) != 0
+        yp, w = yp.reshape(-1), w.reshape(-1)
+        thr = np.asarray(self.thresholds)
+        for mask, hit, miss in (
+            (pos, self.true_positives, self.false_negatives),
+            (~pos, self.false_positives, self.true_negatives),
+        ):
+            order = np.argsort(yp[mask], kind="stable")
+            s, cw = yp[mask][order], np.concatenate([[0.0], np.cumsum(w[mask][order])])
+            below = cw[np.searchsorted(s, thr, side="right")]  # weight of y_pred <= t
+            hit += (cw[-1] - below).astype(self.dtype)
+            miss += below.astype(self.dtype)
+
+    def result(self):
+        """The area under the curve of the accumulated counts.
+
+        Returns
+        -------
+        float
+        """
+        tp, fp = self.true_positives.astype(np.float64), self.false_positives.astype(np.float64)
+        fn, tn = self.false_negatives.astype(np.float64), self.true_negatives.astype(np.float64)
+
+        def div(a, b):
+            out = np.zeros(np.broadcast(a, b).shape)
+            np.divide(a, b, out=out, where=b != 0)
+            return out
+
+        if self.curve == "PR" and self.summation_method == "interpolation":
+            dtp = tp[:-1] - tp[1:]
+            P = tp + fp
+            dP = P[:-1] - P[1:]
+            slope = div(dtp, np.maximum(dP, 0))
+            intercept = tp[1:] - slope * P[1:]
+            both = (P[:-1] > 0) & (P[1:] > 0)
+            ratio = np.where(both, div(P[:-1], np.maximum(P[1:], 0)), 1.0)
+            with np.errstate(divide="ignore"):
+                log_ratio = np.log(ratio)
+            auc = div(slope * (dtp + intercept * log_ratio), np.maximum(tp[1:] + fn[1:], 0))
+            return float(np.sum(auc))
+        recall = div(tp, tp + fn)
+        if self.curve == "ROC":
+            x, y = div(fp, fp + tn), recall
+        else:
+            x, y = recall, div(tp, tp + fp)
+        if self.summation_method == "interpolation":
+            heights = (y[:-1] + y[1:]) / 2.0
+        elif self.summation_method == "minoring":
+            heights = np.minimum(y[:-1], y[1:])
+        else:
+            heights = np.maximum(y[:-1], y[1:])
+        return float(np.sum((x[:-1] - x[1:]) * heights))
+
+    def __call__(self, *args, **kwargs):
+        """``update_state(*args, **kwargs)``, then ``result()``."""
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def __repr__(self):
+        return (
+            f"AUC(num_thresholds={self.num_thresholds}, curve={self.curve!r}, "
+            f"summation_method={self.summation_method!r})"
+        )
