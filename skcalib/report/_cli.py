@@ -154,6 +154,19 @@ def add_report_parser(subparsers):
         help="directory for calibration_report.csv/.json and the reliability "
         "diagram PNGs (created if needed); without it nothing is written",
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="compute the report of a Parquet dataset on the Dask cluster of this scheduler "
+        "(e.g. tcp://host:8786); the workers read the files (needs skcalib[dask])",
+    )
+    p.add_argument(
+        "--dask",
+        action="store_true",
+        help="compute the report of a Parquet dataset on a local Dask cluster started for "
+        "it, one worker process per core (needs skcalib[dask])",
+    )
     p.set_defaults(func=run_report, _parser=p)
     return p
 
@@ -253,6 +266,29 @@ def _split(values):
 def _file_reports(src, args, proba_cols):
     """The reports of a predictions file; :class:`_MetricError` when a metric rejects it."""
     by = _split(args.by)
+    on_dask = args.scheduler is not None or args.dask
+    if args.scheduler is not None and args.dask:
+        raise PredictionsFileError("give either --scheduler ADDRESS or --dask, not both")
+    if on_dask and not is_dataset_path(src):
+        raise PredictionsFileError("--scheduler and --dask apply to Parquet files and datasets")
+    if on_dask:
+        from ._dask import dask_report
+
+        if args.sep is not None:
+            raise PredictionsFileError("--sep applies to .csv files, not to Parquet files")
+        return [
+            dask_report(
+                src,
+                scheduler=args.scheduler,
+                label_col=args.label_col,
+                proba_cols=proba_cols,
+                model_col=args.model_col,
+                by=by,
+                labels=_split([args.labels]) if args.labels is not None else None,
+                renormalize=args.renormalize,
+                n_bins=args.n_bins,
+            )
+        ]
     if is_dataset_path(src):
         if args.sep is not None:
             raise PredictionsFileError("--sep applies to .csv files, not to Parquet files")

@@ -312,3 +312,94 @@ def test_import_skcalib_does_not_import_dask():
         "assert not [m for m in sys.modules if m == 'dask' or m.startswith('dask.')]"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --------------------------------------------------------------------------------------
+# skcalib report --scheduler ADDRESS
+# --------------------------------------------------------------------------------------
+
+
+def _report_cases(tmp_path):
+    pytest.importorskip("pyarrow")
+    from tests.report.test_stream import dyadic_predictions, write_parquet
+
+    y, P = dyadic_predictions(3000, seed=11)
+    idx = np.arange(3000)
+    region = np.where(idx % 3 == 0, "EU", "US")
+    model = np.where(idx % 2 == 0, "A", "B")
+    extra = {"region": region.tolist(), "model": model.tolist()}
+    (tmp_path / "parts").mkdir()
+    for i, rows in enumerate(np.array_split(idx, 3)):
+        write_parquet(
+            tmp_path / "parts" / f"part-{i}.parquet",
+            y[rows],
+            P[rows],
+            row_group_size=400,
+            extra={k: [v[r] for r in rows] for k, v in extra.items()},
+        )
+    return str(tmp_path / "parts")
+
+
+def test_report_on_the_cluster_equals_the_streamed_report(client, tmp_path):
+    from skcalib.report._stream import stream_report
+    from tests.report.test_cli import read_csv_rows, run
+    from tests.report.test_stream import FIXED
+
+    path = _report_cases(tmp_path)
+    address = client.scheduler.address
+    for options in ({}, {"model_col": "model", "by": ["region"]}):
+        argv = ["report", path, "--scheduler", address, "--out", str(tmp_path / "o")]
+        argv += ["--proba-cols", "ant,bee,cat"]
+        if options:
+            argv += ["--model-col", "model", "--by", "region"]
+        rc, out, err = run(argv)
+        assert rc == 0, err
+        ref = stream_report(path, proba_cols=["ant", "bee", "cat"], **options)
+        rows = {r["model"]: r for r in read_csv_rows(tmp_path / "o" / "calibration_report.csv")}
+        assert set(rows) == set(ref.models)
+        if options:
+            assert set(rows) == {"region=EU, A", "region=US, B", "region=US, A", "region=EU, B"}
+        for name in ref.models:
+            assert int(rows[name]["n_samples"]) == ref.n_samples[name]
+            for key in FIXED:
+                assert_allclose(float(rows[name][key]), ref.values[name][key], rtol=RTOL)
+        assert out.splitlines()[0] == ref.to_string().splitlines()[0]
+
+
+def test_report_on_the_cluster_binary_single_column(client, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from skcalib.report._dask import dask_report
+    from skcalib.report._stream import stream_report
+
+    rng = np.random.default_rng(12)
+    p = rng.integers(0, 1025, 5000) / 1024
+    y = (rng.random(5000) < p).astype(np.int8)
+    pq.write_table(pa.table({"y": y, "1": p}), tmp_path / "b.parquet", row_group_size=700)
+    src = str(tmp_path / "b.parquet")
+    got = dask_report(src, scheduler=client.scheduler.address, n_bins=10)
+    ref = stream_report(src, n_bins=10)
+    assert got.positive_class == ref.positive_class == {"model": 1}
+    for key in ("expected_calibration_error", "max_calibration_error", "brier_score"):
+        assert_allclose(got.values["model"][key], ref.values["model"][key], rtol=RTOL)
+    assert_array_equal(got.curves["model"].bin_count, ref.curves["model"].bin_count)
+
+
+def test_report_cli_dask_errors(client, tmp_path):
+    from tests.report.test_cli import assert_one_line_error, run
+    from tests.report.test_stream import write_parquet
+
+    y = np.array([0, 1, 2, 1])
+    P = np.array([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.0, 0.5, 1.5], [0.25, 0.5, 0.25]])
+    path = write_parquet(tmp_path / "bad.parquet", y, P)
+    address = client.scheduler.address
+    rc, out, err = run(["report", path, "--scheduler", address])
+    assert_one_line_error(rc, out, err, "outside [0, 1]", "'cat'")
+    rc, out, err = run(["report", path, "--scheduler", address, "--by", "nope"])
+    assert_one_line_error(rc, out, err, "no --by column 'nope'")
+    rc, out, err = run(["report", path, "--scheduler", address, "--dask"])
+    assert_one_line_error(rc, out, err, "either --scheduler ADDRESS or --dask")
+    (tmp_path / "p.csv").write_text("y,0,1\n0,0.5,0.5\n")
+    rc, out, err = run(["report", str(tmp_path / "p.csv"), "--scheduler", address])
+    assert_one_line_error(rc, out, err, "apply to Parquet files and datasets")
