@@ -542,7 +542,8 @@ class ReliabilityDisplay:
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative sample weights.
         pos_label : int, float, bool or str, default=None
-            Positive class of a binary problem (default: the greater label).
+            Positive class of a binary problem (default: the greater label; a 1-D
+            ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
         name : str, default=None
             Name in the legend; default the estimator's class name.
         ax : matplotlib Axes or array of Axes, default=None
@@ -666,7 +667,8 @@ class ReliabilityDisplay:
         labels : array-like, default=None
             Classes in the column order of ``y_proba``.
         pos_label : int, float, bool or str, default=None
-            Positive class of a binary problem (default: the greater label).
+            Positive class of a binary problem (default: the greater label; a 1-D
+            ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
         name : str, default=None
             Name of the model in the legend.
         ax : matplotlib Axes or array of Axes, default=None

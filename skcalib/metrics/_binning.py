@@ -765,7 +765,8 @@ def compute_bin_stats(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------

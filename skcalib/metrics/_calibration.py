@@ -251,7 +251,8 @@ def general_calibration_error(
         Classes in the column order of ``y_proba``; default the sorted unique labels of
         ``y_true``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -345,7 +346,8 @@ def expected_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -420,7 +422,8 @@ def max_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -494,7 +497,8 @@ def root_mean_squared_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -562,8 +566,8 @@ def static_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem given as 1-D probabilities (default: the
-        greater label).
+        Positive class of a binary problem given as 1-D probabilities (default: 1; the
+        labels must then be in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -629,8 +633,8 @@ def adaptive_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem given as 1-D probabilities (default: the
-        greater label).
+        Positive class of a binary problem given as 1-D probabilities (default: 1; the
+        labels must then be in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -709,8 +713,8 @@ def thresholded_adaptive_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem given as 1-D probabilities (default: the
-        greater label).
+        Positive class of a binary problem given as 1-D probabilities (default: 1; the
+        labels must then be in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -810,7 +814,8 @@ def reliability_curve(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------

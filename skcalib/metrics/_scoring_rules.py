@@ -203,7 +203,8 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
         The classes, in the column order of ``y_proba``.  Default: sorted unique labels
         of ``y_true``.
     pos_label : int, float, bool or str, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -435,7 +436,8 @@ def brier_decomposition(
         The classes, in the column order of ``y_proba``.  Default: sorted unique labels
         of ``y_true``.
     pos_label : int, float, bool or str, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -636,7 +638,8 @@ def score_decomposition(
         The classes, in the column order of ``y_proba``.  Default: sorted unique labels
         of ``y_true``.
     pos_label : int, float, bool or str, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------

@@ -363,7 +363,8 @@ def semiparametric_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
     random_state : int, RandomState instance or None, default=None
         Seed of the folds and of the bootstrap.  None: fixed folds (seed 0, so that the
         value is deterministic, as uncertainty_metrics fixes its folds' seed at 708)
@@ -485,7 +486,8 @@ def semiparametric_calibration_error_ci(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
     random_state : int, RandomState instance or None, default=None
         Seed of the folds and of the bootstrap.  None: fixed folds (seed 0) and numpy's
         global random state for the bootstrap.

@@ -530,7 +530,8 @@ def spiegelhalter_test(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -648,7 +649,8 @@ def hosmer_lemeshow_test(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
 
     Returns
     -------
@@ -783,7 +785,8 @@ def consistency_resampling_test(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
     random_state : int, RandomState instance or None, default=None
         Seed of the surrogates.
 
@@ -924,7 +927,8 @@ def bayesian_expected_calibration_error(
     labels : array-like, default=None
         Classes in the column order of ``y_proba``.
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
     random_state : int, RandomState instance or None, default=None
         Seed of the posterior draws.
 

@@ -421,7 +421,8 @@ def calibration_report(
     labels : array-like, default=None
         Classes in the column order of ``y_proba`` (default: sorted labels).
     pos_label : label, default=None
-        Positive class of a binary problem (default: the greater label).
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
     title : str, default=None
         Name of the data set, printed above the table.
 
