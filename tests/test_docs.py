@@ -37,6 +37,7 @@ API_MODULES = [
     "skcalib.display",
     "skcalib.recalibration",
     "skcalib.streaming",
+    "skcalib.dask",
 ]
 
 

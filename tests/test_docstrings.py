@@ -39,6 +39,7 @@ PUBLIC_MODULES = [
     "skcalib.display",
     "skcalib.recalibration",
     "skcalib.streaming",
+    "skcalib.dask",
 ]
 
 #: numpydoc checks that are *not* enforced, each with its reason
