@@ -111,8 +111,8 @@ class ExpectedCalibrationError:
 
     See Also
     --------
-    skcalib.metrics.expected_calibration_error : skcalib's ECE (right-closed bins).
-    skcalib.streaming.CalibrationAccumulator : skcalib's streaming calibration metrics.
+    skcalib.metrics.expected_calibration_error : The ECE of skcalib (right-closed bins).
+    skcalib.streaming.CalibrationAccumulator : Streaming calibration metrics of skcalib.
 
     Examples
     --------
@@ -236,6 +236,7 @@ class ExpectedCalibrationError:
         Returns
         -------
         float
+            The value.
         """
         n, c, s = self.counts, self.correct_sums, self.prob_sums
         keep = n != 0
@@ -284,7 +285,7 @@ class OracleCollaborativeAccuracy(ExpectedCalibrationError):
 
     See Also
     --------
-    skcalib.metrics.oracle_collaborative_accuracy : skcalib's version (right-closed
+    skcalib.metrics.oracle_collaborative_accuracy : The version of skcalib (right-closed
         bins, an exact version without bins, sample weights).
 
     Examples
@@ -332,6 +333,7 @@ class OracleCollaborativeAccuracy(ExpectedCalibrationError):
         Returns
         -------
         float
+            The value.
         """
         counts, correct = self.counts, self.correct_sums
         total = counts.sum()
@@ -518,6 +520,7 @@ class AUC:
         Returns
         -------
         float
+            The value.
         """
         tp, fp = self.true_positives.astype(np.float64), self.false_positives.astype(np.float64)
         fn, tn = self.false_negatives.astype(np.float64), self.true_negatives.astype(np.float64)

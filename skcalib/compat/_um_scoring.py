@@ -124,6 +124,7 @@ def brier_score(labels=None, logits=None, probabilities=None, aggregate=True):
     Returns
     -------
     float or ndarray of shape (N,)
+        The mean, or the per-sample values with ``aggregate=False``.
 
     See Also
     --------
@@ -178,6 +179,7 @@ def brier_decomposition(labels=None, logits=None, probabilities=None):
     Returns
     -------
     uncertainty, resolution, reliability : float
+        The three terms.
 
     See Also
     --------
@@ -287,6 +289,7 @@ def crps_normal_score(labels=None, means=None, stddevs=None):
     Returns
     -------
     ndarray of shape (N,)
+        One value per sample.
 
     See Also
     --------
@@ -371,7 +374,7 @@ def bayesian_expected_calibration_error(
 
     See Also
     --------
-    skcalib.metrics.bayesian_expected_calibration_error : skcalib's version (bin-mass
+    skcalib.metrics.bayesian_expected_calibration_error : The version of skcalib (bin-mass
         weights, a ``random_state``).
 
     Examples

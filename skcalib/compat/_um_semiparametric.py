@@ -126,7 +126,7 @@ class SemiparametricCalibrationError:
 
     See Also
     --------
-    skcalib.metrics.semiparametric_calibration_error : skcalib's SPCE (a
+    skcalib.metrics.semiparametric_calibration_error : The SPCE of skcalib (a
         ``random_state``, multiclass top-label input, validated probabilities).
 
     Examples
@@ -260,6 +260,7 @@ class SemiparametricCalibrationError:
         Returns
         -------
         float
+            The value.
         """
         est, _ = self._estimate(probs, labels, hyperparam_range, bootstrap=False)
         return float(np.sqrt(max(est, 0.0)))
@@ -273,14 +274,19 @@ class SemiparametricCalibrationError:
 
         Parameters
         ----------
-        probs, labels, hyperparam_range
-            As :meth:`rms_calibration_error`.
+        probs : array-like of shape (N,)
+            Predicted probabilities of the positive outcome.
+        labels : array-like of shape (N,)
+            Outcomes in [0, 1].
+        hyperparam_range : tuple of two floats, default=None
+            Grid range; default ``default_hyperparam_range``.
         alpha : float in (0, 1), default=0.05
             One minus the confidence level.
 
         Returns
         -------
         tuple of three floats
+            ``(lower, estimate, upper)``.
         """
         z = _z(alpha)
         est, se = self._estimate(probs, labels, hyperparam_range, bootstrap=True)
@@ -307,6 +313,7 @@ def spce(probs, labels, hyperparam_range=None, **class_kwargs):
     Returns
     -------
     float
+        The value.
 
     Examples
     --------
@@ -406,7 +413,7 @@ class CCE:
 
     See Also
     --------
-    skcalib.metrics.censored_calibration_error : skcalib's CCE (square-root scale).
+    skcalib.metrics.censored_calibration_error : The CCE of skcalib (square-root scale).
 
     Examples
     --------
@@ -522,14 +529,21 @@ class CCE:
 
         Parameters
         ----------
-        probs, times, event, hyperparam_range
-            As :meth:`rms_calibration_error`.
+        probs : array-like of shape (N,)
+            Predicted probabilities of an event by ``end_time``.
+        times : array-like of shape (N,)
+            Event or censoring times (>= 0).
+        event : array-like of shape (N,)
+            1 for an observed event, 0 for censoring.
+        hyperparam_range : tuple of two floats, default=None
+            Grid range.
         alpha : float in (0, 1), default=0.05
             One minus the confidence level.
 
         Returns
         -------
         tuple of three floats
+            ``(lower, estimate, upper)``.
         """
         z = _z(alpha)
         ci = censored_calibration_error_ci(
@@ -565,6 +579,7 @@ def cce(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     Returns
     -------
     float
+        The value.
 
     Examples
     --------
@@ -586,8 +601,18 @@ def cce_conf_int(probs, times, event, end_time, hyperparam_range=None, **class_k
 
     Parameters
     ----------
-    probs, times, event, end_time, hyperparam_range, **class_kwargs
-        As :func:`cce`.
+    probs : array-like of shape (N,)
+        Predicted probabilities of an event by ``end_time``.
+    times : array-like of shape (N,)
+        Event or censoring times.
+    event : array-like of shape (N,)
+        1 for an observed event, 0 for censoring.
+    end_time : float
+        The horizon.
+    hyperparam_range : tuple of two floats, default=None
+        Grid range.
+    **class_kwargs : dict
+        Parameters of :class:`CCE`.
 
     Returns
     -------

@@ -121,7 +121,7 @@ def pooled_reliability_curve(labels, probs, class_conditional=False):
     >>> curve.confidence  # 6 pooled values, windows of one point
     array([0.1, 0.2, 0.4, 0.6, 0.8])
     >>> curve.accuracy
-    array([0., 1., 0., 1., 0.])
+    array([0., 0., 0., 1., 1.])
     """
     P = _check_probs(probs, "probs")
     n, k = P.shape
@@ -180,6 +180,7 @@ def reliability_diagram(labels, probs, class_conditional=False, y_axis="accuracy
     Returns
     -------
     matplotlib.figure.Figure or ndarray
+        The figure, or its RGB image with ``img=True``.
 
     Examples
     --------
@@ -297,8 +298,14 @@ def plot_confidence_vs_accuracy_diagram(
 
     Parameters
     ----------
-    in_probs, in_labels, out_probs, num_thresholds
-        As :func:`confidence_vs_accuracy_curve`.
+    in_probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities on in-distribution examples.
+    in_labels : array-like of shape (N,)
+        Their integer class indices.
+    out_probs : array-like of shape (M,), (M, 1) or (M, K')
+        Probabilities on out-of-distribution examples.
+    num_thresholds : int, default=20
+        Number of thresholds.
     ax : matplotlib Axes, default=None
         Where to draw (default ``plt.gca()``).
     **plot_kwargs : dict
@@ -356,8 +363,12 @@ def rejection_classification_curve(in_probs, in_labels, out_probs, num_threshold
 
     Parameters
     ----------
-    in_probs, in_labels, out_probs
-        As :func:`confidence_vs_accuracy_curve`.
+    in_probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities on in-distribution examples.
+    in_labels : array-like of shape (N,)
+        Their integer class indices.
+    out_probs : array-like of shape (M,), (M, 1) or (M, K')
+        Probabilities on out-of-distribution examples.
     num_thresholds : int, default=100
         Number of rejection rates.
 
@@ -424,8 +435,14 @@ def plot_rejection_classification_diagram(
 
     Parameters
     ----------
-    in_probs, in_labels, out_probs, num_thresholds
-        As :func:`rejection_classification_curve`.
+    in_probs : array-like of shape (N,), (N, 1) or (N, K)
+        Probabilities on in-distribution examples.
+    in_labels : array-like of shape (N,)
+        Their integer class indices.
+    out_probs : array-like of shape (M,), (M, 1) or (M, K')
+        Probabilities on out-of-distribution examples.
+    num_thresholds : int, default=100
+        Number of rejection rates.
     plot_theoretical_max : bool, default=True
         Also draw the theoretical maximum.
     ax : matplotlib Axes, default=None

@@ -870,7 +870,7 @@ class GeneralCalibrationError:
     See Also
     --------
     gce : The same number in one call.
-    skcalib.streaming.CalibrationAccumulator : skcalib's mergeable calibration statistics.
+    skcalib.streaming.CalibrationAccumulator : Mergeable calibration statistics of skcalib.
 
     Examples
     --------
@@ -997,6 +997,7 @@ class GeneralCalibrationError:
         Returns
         -------
         float or None
+            The value (None before any update).
         """
         return self.calibration_error
 
