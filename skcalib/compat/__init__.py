@@ -6,8 +6,9 @@ skcalib's recommended definitions: use :mod:`skcalib.metrics` for new work.  The
 differences are listed in ``doc/compat.rst``.
 
 * :mod:`skcalib.compat.uncertainty_metrics`: the calibration errors of Google's
-  ``uncertainty_metrics`` 0.0.82 (NumPy backend): ``gce``, ``ece``, ``rmsce``, ``sce``,
-  ``ace``, ``tace`` and ``compute_all_metrics``.
+  ``uncertainty_metrics`` 0.0.82 and every other public name of its NumPy and
+  TensorFlow backends (streaming metrics, scoring rules, ensembles, SPCE/CCE, plots),
+  in NumPy.
 
 tensorflow-probability's ``tfp.stats.expected_calibration_error_quantiles`` is available
 as :func:`skcalib.metrics.expected_calibration_error_quantiles`.

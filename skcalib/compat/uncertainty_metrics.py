@@ -58,9 +58,15 @@ matrices silently give wrong numbers in the reference) or of a different length 
 ``probs``; ``probs`` with more than 2 dimensions, no column, or an infinite entry
 (the reference returns ``inf``/``nan``); ``num_bins < 1`` with ``"even"``;
 ``datapoints_per_bin`` with ``"even"``.  Empty 1-D ``probs`` return ``0.0`` (the
-reference raises ``IndexError``).  The reference's stateful
-``GeneralCalibrationError`` class (which is not streaming despite its
-``update_state``) is not reproduced; the functions return Python floats.
+reference raises ``IndexError``).  The functions return Python floats.
+:class:`GeneralCalibrationError` *accumulates* over ``update_state`` calls (the
+reference's recomputes from the last call only).
+
+Every other public name of ``uncertainty_metrics.numpy`` and
+``uncertainty_metrics.tensorflow`` 0.0.82 is here too: the streaming
+:class:`ExpectedCalibrationError`, :class:`OracleCollaborativeAccuracy` and
+:class:`AUC`, :func:`bayesian_expected_calibration_error`, the scoring rules, SPCE and
+CCE, and the three plots (with functions returning the curves they draw).
 
 References
 ----------
