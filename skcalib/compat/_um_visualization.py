@@ -30,6 +30,7 @@ import numbers
 import numpy as np
 from sklearn.utils import Bunch
 
+from ..display._base import close_figure, current_axes, new_figure
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
@@ -140,9 +141,7 @@ def _to_image(fig):
     fig.tight_layout(pad=1)
     fig.canvas.draw()
     image = np.asarray(fig.canvas.buffer_rgba())[..., :3].copy()
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
+    close_figure(fig)
     return image
 
 
@@ -197,13 +196,12 @@ def reliability_diagram(labels, probs, class_conditional=False, y_axis="accuracy
     (dtype('uint8'), 3)
     """
     curve = pooled_reliability_curve(labels, probs, class_conditional=class_conditional)
-    import matplotlib.pyplot as plt
 
     if class_conditional:
         panels = list(zip(curve.confidence, curve.accuracy, curve.error, strict=True))
     else:
         panels = [(curve.confidence, curve.accuracy, curve.error)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 5), squeeze=False)
+    fig, axes = new_figure(1, len(panels), figsize=(5 * len(panels), 5))
     xbins = np.linspace(0, 1, 11)
     for j, (ax, (conf, acc, err)) in enumerate(zip(axes[0], panels, strict=True)):
         if y_axis == "accuracy":
@@ -328,9 +326,7 @@ def plot_confidence_vs_accuracy_diagram(
     ('Accuracy vs Confidence Diagram', 20)
     """
     curve = confidence_vs_accuracy_curve(in_probs, in_labels, out_probs, num_thresholds)
-    import matplotlib.pyplot as plt
-
-    ax = plt.gca() if ax is None else ax
+    ax = current_axes() if ax is None else ax
     ax.plot(curve.thresholds[: len(curve.accuracy)], curve.accuracy, **plot_kwargs)
     ax.set_xlabel(r"Confidence Threshold $\tau$")
     ax.set_ylabel(r"Accuracy on examples $p(y|x) \geq \tau$")
@@ -467,11 +463,9 @@ def plot_rejection_classification_diagram(
     ('Rejection Classification Diagram', 100)
     """
     curve = rejection_classification_curve(in_probs, in_labels, out_probs, num_thresholds)
-    import matplotlib.pyplot as plt
-
     from ..display import RejectionDisplay
 
-    ax = plt.gca() if ax is None else ax
+    ax = current_axes() if ax is None else ax
     display = RejectionDisplay(
         fraction_rejected=curve.rejection_rate,
         accuracy=curve.accuracy,

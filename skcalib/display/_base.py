@@ -58,6 +58,20 @@ def new_figure(nrows=1, ncols=1, **kwargs):
     return plt.subplots(nrows, ncols, layout="constrained", squeeze=False, **kwargs)
 
 
+def current_axes():
+    """The current pyplot Axes (``plt.gca()``), for plots drawn where the caller points."""
+    import matplotlib.pyplot as plt
+
+    return plt.gca()
+
+
+def close_figure(fig):
+    """Close a pyplot figure (release it from pyplot's state)."""
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
 def check_kind(kind, options, name="kind"):
     if kind not in options:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got {kind!r}")
