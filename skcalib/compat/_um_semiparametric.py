@@ -296,6 +296,10 @@ class SemiparametricCalibrationError:
 SPCE = SemiparametricCalibrationError
 
 
+@validate_params(
+    {"probs": ["array-like"], "labels": ["array-like"], "hyperparam_range": ["array-like", None]},
+    prefer_skip_nested_validation=True,
+)
 def spce(probs, labels, hyperparam_range=None, **class_kwargs):
     """``SPCE(**class_kwargs).rms_calibration_error(probs, labels, hyperparam_range)``.
 
@@ -333,6 +337,10 @@ def spce(probs, labels, hyperparam_range=None, **class_kwargs):
 semiparametric_calibration_error = spce
 
 
+@validate_params(
+    {"probs": ["array-like"], "labels": ["array-like"], "hyperparam_range": ["array-like", None]},
+    prefer_skip_nested_validation=True,
+)
 def spce_conf_int(probs, labels, hyperparam_range=None, **class_kwargs):
     """``SPCE(**class_kwargs).rms_calibration_error_conf_int(...)`` at ``alpha=0.05``.
 
@@ -558,6 +566,16 @@ class CCE:
         return _triple(ci.estimate_squared, ci.standard_error_squared, z)
 
 
+@validate_params(
+    {
+        "probs": ["array-like"],
+        "times": ["array-like"],
+        "event": ["array-like"],
+        "end_time": [numbers.Real],
+        "hyperparam_range": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def cce(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     """``CCE(end_time, **class_kwargs).rms_calibration_error(...)``: **squared** scale.
 
@@ -596,6 +614,16 @@ def cce(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     )
 
 
+@validate_params(
+    {
+        "probs": ["array-like"],
+        "times": ["array-like"],
+        "event": ["array-like"],
+        "end_time": [numbers.Real],
+        "hyperparam_range": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def cce_conf_int(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     """``CCE(end_time, **class_kwargs).rms_calibration_error_conf_int(...)``, alpha 0.05.
 
