@@ -11,7 +11,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy.special import ndtri
+from scipy.special import betaincinv, ndtri
 from sklearn.utils import Bunch
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
@@ -19,9 +19,11 @@ from ._binning import (
     MULTICLASS_OPTIONS,
     STRATEGIES,
     BinStats,
+    bin_stats,
     stats_of_input,
 )
 from ._guard import scorer_misuse_guard
+from ._validation import check_classification_input
 
 __all__ = [
     "adaptive_calibration_error",
@@ -29,6 +31,7 @@ __all__ = [
     "expected_calibration_error",
     "general_calibration_error",
     "max_calibration_error",
+    "monotonic_sweep_calibration_error",
     "reliability_curve",
     "root_mean_squared_calibration_error",
     "static_calibration_error",
@@ -36,6 +39,7 @@ __all__ = [
 ]
 
 NORMS = ("l1", "l2", "max")
+INTERVALS = ("wilson", "clopper_pearson")
 
 _DATA = {
     "y_true": ["array-like"],
@@ -296,6 +300,136 @@ def general_calibration_error(
         labels=labels,
         pos_label=pos_label,
     )
+
+
+# --------------------------------------------------------------------------------------
+# the monotonic sweep
+# --------------------------------------------------------------------------------------
+
+
+def _is_monotone(stats):
+    """Whether every group's non-empty bins have non-decreasing observed frequencies."""
+    for acc, cnt in zip(stats.prob_true, stats.count, strict=True):
+        a = acc[cnt > 0]
+        if (np.diff(a) < 0).any():
+            return False
+    return True
+
+
+def _monotonic_sweep(data, multiclass):
+    """Chosen number of bins and its :class:`BinStats` of validated ``data``.
+
+    Equal-mass bins ``b = 1, 2, ...`` (the edges of ``strategy="quantile"``) are tried in
+    turn; the sweep stops at the first ``b`` whose observed frequencies are not
+    non-decreasing (or at the number of samples of positive weight) and returns the
+    last monotone ``b``.
+    """
+    sw = data.sample_weight
+    b_max = data.n_samples if sw is None else int(np.count_nonzero(sw > 0))
+    b_max = max(b_max, 1)
+    best = bin_stats(data, multiclass=multiclass, n_bins=1, strategy="quantile")
+    b = 1
+    while b < b_max:
+        stats = bin_stats(data, multiclass=multiclass, n_bins=b + 1, strategy="quantile")
+        if not _is_monotone(stats):
+            break
+        best, b = stats, b + 1
+    return b, best
+
+
+@scorer_misuse_guard
+@validate_params(
+    {**_DATA, **_MULTICLASS, "norm": [StrOptions(set(NORMS))]},
+    prefer_skip_nested_validation=True,
+)
+def monotonic_sweep_calibration_error(
+    y_true,
+    y_proba,
+    *,
+    norm="l1",
+    multiclass="auto",
+    sample_weight=None,
+    labels=None,
+    pos_label=None,
+):
+    r"""Monotonic-sweep calibration error (ECE_sweep of Roelofs et al., 2022).
+
+    The calibration error with equal-mass bins whose number is chosen from the data: the
+    largest number of bins ``b*`` such that the observed frequencies of the bins are
+    monotonically non-decreasing.  For a calibrated model the true reliability curve is
+    the identity, which is increasing, so more bins than the data can show to be
+    monotone only add noise; the sweep keeps as many bins as the data supports.
+
+    The rule, exactly: for ``b = 1, 2, ...`` the samples are binned into ``b``
+    equal-mass bins (the edges of :func:`general_calibration_error` with
+    ``strategy="quantile"``: weighted inverted-CDF quantiles, right-closed bins); the
+    sweep stops at the first ``b`` whose non-empty bins do not have non-decreasing
+    observed frequencies :math:`\mathrm{acc}_1 \le \mathrm{acc}_2 \le \dots` (in every
+    class for ``multiclass="classwise"``), or at ``b`` = the number of samples of
+    positive weight, and ``b*`` is the last monotone ``b`` (``b* >= 1``).  Then
+
+    .. math::
+
+        \mathrm{ECE}_{\mathrm{sweep}} = \mathrm{CE}_{\text{norm}}\bigl(
+            b^* \text{ equal-mass bins}\bigr)
+        = \Bigl(\frac{1}{G}\sum_{g}\sum_{b=1}^{b^*} \frac{n_{gb}}{N}
+            \lvert \mathrm{acc}_{gb} - \mathrm{conf}_{gb} \rvert^p\Bigr)^{1/p},
+
+    with ``p = 1`` for ``norm="l1"`` (the default), ``p = 2`` for ``norm="l2"`` (the
+    paper's :math:`\ell_2` variant), and the largest gap for ``norm="max"``: the value of
+    ``general_calibration_error(..., n_bins=b*, strategy="quantile", norm=norm)``.
+
+    The sweep bins the data once per tried ``b``; it usually stops after a few dozen
+    bins, but data whose outcomes are sorted by the probability (perfectly separable)
+    keeps every ``b`` monotone and costs ``O(n^2)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities: of the positive class (1-D, binary), or one column per
+        class in ``labels`` order, as returned by ``predict_proba``.
+    norm : {"l1", "l2", "max"}, default="l1"
+        How the per-bin gaps are aggregated; see :func:`general_calibration_error`.
+    multiclass : {"auto", "top_label", "classwise"}, default="auto"
+        What is binned; see :func:`general_calibration_error`.  With "classwise" one
+        number of bins is chosen for all classes (monotone in every class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights.
+    labels : array-like, default=None
+        Classes in the column order of ``y_proba``.
+    pos_label : label, default=None
+        Positive class of a binary problem (default: the greater label; a 1-D
+        ``y_proba`` without it needs labels in {0, 1} or {-1, 1}).
+
+    Returns
+    -------
+    float
+        The calibration error, in [0, 1].
+
+    See Also
+    --------
+    general_calibration_error : The same error with a fixed number of bins.
+
+    References
+    ----------
+    Roelofs, Cain, Shlens and Mozer, "Mitigating Bias in Calibration Error Estimation",
+    AISTATS 2022.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import monotonic_sweep_calibration_error
+    >>> y_true = [0, 0, 1, 0, 1, 1]
+    >>> y_proba = [0.1, 0.2, 0.3, 0.6, 0.7, 0.9]
+    >>> round(monotonic_sweep_calibration_error(y_true, y_proba), 4)
+    0.1333
+    """
+    data = check_classification_input(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+    _, stats = _monotonic_sweep(data, multiclass)
+    return _error(stats, norm)
 
 
 # --------------------------------------------------------------------------------------
@@ -765,6 +899,7 @@ def thresholded_adaptive_calibration_error(
         "strategy": [StrOptions(set(STRATEGIES))],
         "bins": ["array-like", None],
         "confidence_level": [Interval(numbers.Real, 0, 1, closed="neither"), None],
+        "interval": [StrOptions(set(INTERVALS))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -778,6 +913,7 @@ def reliability_curve(
     threshold=0.0,
     bins=None,
     confidence_level=None,
+    interval="wilson",
     sample_weight=None,
     labels=None,
     pos_label=None,
@@ -807,8 +943,11 @@ def reliability_curve(
     bins : array-like of shape (n_bins + 1,), default=None
         Explicit increasing bin edges covering [0, 1].
     confidence_level : float in (0, 1), default=None
-        When given, also return the Wilson score interval of each bin's observed
-        frequency at this level (``prob_true_low`` and ``prob_true_high``).
+        When given, also return an interval of each bin's observed frequency at this
+        level (``prob_true_low`` and ``prob_true_high``).
+    interval : {"wilson", "clopper_pearson"}, default="wilson"
+        Which interval ``confidence_level`` gives: the Wilson score interval or the
+        Clopper-Pearson (exact binomial) interval; see Notes.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     labels : array-like, default=None
@@ -834,8 +973,8 @@ def reliability_curve(
 
         The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
         - ``prob_true_low``, ``prob_true_high`` (only with ``confidence_level``):
-          ndarrays of the shape of ``prob_true``, the Wilson score interval of each
-          bin's observed frequency; NaN for empty bins.
+          ndarrays of the shape of ``prob_true``, the Wilson (or Clopper-Pearson)
+          interval of each bin's observed frequency; NaN for empty bins.
 
         The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
         Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with
@@ -863,6 +1002,22 @@ def reliability_curve(
     integer weights meant as repetitions, pass repeated rows instead to get the interval
     of the repeated sample.)
 
+    The Clopper-Pearson interval (``interval="clopper_pearson"``; Clopper and Pearson
+    1934) inverts two one-sided binomial tests.  With :math:`\alpha = 1 -
+    \text{confidence\_level}`, :math:`k = \hat p\, n` successes among :math:`n`
+    (effective) samples and :math:`B(q; a, b)` the :math:`q` quantile of the Beta
+    distribution,
+
+    .. math::
+
+        \Bigl[B\bigl(\tfrac{\alpha}{2}; k, n - k + 1\bigr),\;
+        B\bigl(1 - \tfrac{\alpha}{2}; k + 1, n - k\bigr)\Bigr],
+
+    with lower end 0 when :math:`k = 0` and upper end 1 when :math:`k = n`.  It covers
+    the true frequency with at least the nominal probability (it is conservative, so
+    wider than Wilson's); with weights :math:`k` and :math:`n` need not be integers and
+    the Beta quantiles are those of the real parameters.
+
     References
     ----------
     E. B. Wilson, "Probable Inference, the Law of Succession, and Statistical
@@ -870,6 +1025,8 @@ def reliability_curve(
     L. D. Brown, T. T. Cai and A. DasGupta, "Interval Estimation for a Binomial
     Proportion", Statistical Science 16(2), 2001.
     L. Kish, "Survey Sampling", Wiley, 1965 (effective sample size).
+    C. J. Clopper and E. S. Pearson, "The Use of Confidence or Fiducial Limits
+    Illustrated in the Case of the Binomial", Biometrika 26(4), 1934.
 
     Examples
     --------
@@ -886,6 +1043,15 @@ def reliability_curve(
     ... )
     >>> curve.prob_true_low.round(3), curve.prob_true_high.round(3)
     (array([0.   , 0.342]), array([0.658, 1.   ]))
+    >>> curve = reliability_curve(
+    ...     [0, 1, 1, 0],
+    ...     [0.1, 0.8, 0.6, 0.4],
+    ...     n_bins=2,
+    ...     confidence_level=0.95,
+    ...     interval="clopper_pearson",
+    ... )
+    >>> curve.prob_true_low.round(3), curve.prob_true_high.round(3)
+    (array([0.   , 0.158]), array([0.842, 1.   ]))
     """
     stats = stats_of_input(
         y_true,
@@ -900,13 +1066,21 @@ def reliability_curve(
         pos_label=pos_label,
     )
     return curve_from_bin_stats(
-        stats, classwise=multiclass == "classwise", confidence_level=confidence_level
+        stats,
+        classwise=multiclass == "classwise",
+        confidence_level=confidence_level,
+        interval=interval,
     )
 
 
-def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None):
+def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None, interval="wilson"):
     """The :func:`reliability_curve` Bunch of :class:`BinStats` (one group unless
-    ``classwise``), with Wilson intervals at ``confidence_level`` when it is given."""
+    ``classwise``), with Wilson or Clopper-Pearson (``interval``) intervals at
+    ``confidence_level`` when it is given."""
+    if interval not in INTERVALS:
+        raise ValueError(
+            f"interval must be one of {', '.join(map(repr, INTERVALS))}, got {interval!r}"
+        )
 
     def pick(a):
         return a if classwise else a[0]
@@ -920,7 +1094,8 @@ def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None):
         bin_stats=stats,
     )
     if confidence_level is not None:
-        low, high = _wilson_interval(prob_true, stats.effective_count, confidence_level)
+        kernel = _wilson_interval if interval == "wilson" else _clopper_pearson_interval
+        low, high = kernel(prob_true, stats.effective_count, confidence_level)
         curve.prob_true_low = pick(low)
         curve.prob_true_high = pick(high)
     return curve
@@ -945,4 +1120,30 @@ def _wilson_interval(p, n, confidence_level):
     half = z / denom * np.sqrt(pk * (1 - pk) / nk + z2 / (4 * nk * nk))
     low[ok] = np.clip(np.minimum(center - half, pk), 0.0, 1.0)
     high[ok] = np.clip(np.maximum(center + half, pk), 0.0, 1.0)
+    return low, high
+
+
+def _clopper_pearson_interval(p, n, confidence_level):
+    """Clopper-Pearson interval of frequencies ``p`` among ``n`` (effective) samples.
+
+    ``k = p n`` successes, possibly non-integer; low = ``B(alpha/2; k, n - k + 1)`` (0
+    at ``k = 0``), high = ``B(1 - alpha/2; k + 1, n - k)`` (1 at ``k = n``), with ``B``
+    the Beta quantile.  NaN where ``n`` is 0; ``p`` clipped to [0, 1], and the interval
+    always contains ``p``.
+    """
+    alpha = 1.0 - confidence_level
+    low = np.full(p.shape, np.nan)
+    high = np.full(p.shape, np.nan)
+    ok = n > 0
+    pk = np.clip(p[ok], 0.0, 1.0)
+    nk = n[ok]
+    k = pk * nk
+    lo = np.zeros_like(pk)
+    hi = np.ones_like(pk)
+    has = k > 0
+    lo[has] = betaincinv(k[has], nk[has] - k[has] + 1, alpha / 2)
+    below = k < nk
+    hi[below] = betaincinv(k[below] + 1, nk[below] - k[below], 1 - alpha / 2)
+    low[ok] = np.clip(np.minimum(lo, pk), 0.0, 1.0)
+    high[ok] = np.clip(np.maximum(hi, pk), 0.0, 1.0)
     return low, high

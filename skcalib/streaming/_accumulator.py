@@ -30,7 +30,7 @@ from ..metrics._binning import (
 from ..metrics._calibration import _error, curve_from_bin_stats
 from ..metrics._scoring_rules import _brier_sum, _log_loss_sum
 from ..metrics._validation import _check_labels, _to_numpy, check_classification_input
-from ..utils._sklearn_compat import Interval, validate_params
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = ["CalibrationAccumulator", "fine_bin_edges"]
 
@@ -436,10 +436,13 @@ class CalibrationAccumulator:
         return out
 
     @validate_params(
-        {"confidence_level": [Interval(numbers.Real, 0, 1, closed="neither"), None]},
+        {
+            "confidence_level": [Interval(numbers.Real, 0, 1, closed="neither"), None],
+            "interval": [StrOptions({"wilson", "clopper_pearson"})],
+        },
         prefer_skip_nested_validation=True,
     )
-    def reliability_curve(self, *, multiclass="auto", confidence_level=None):
+    def reliability_curve(self, *, multiclass="auto", confidence_level=None, interval="wilson"):
         """Return the reliability curve of all the data seen.
 
         The same Bunch as :func:`skcalib.metrics.reliability_curve` on the concatenated
@@ -450,7 +453,9 @@ class CalibrationAccumulator:
         multiclass : {"auto", "classwise"}, default="auto"
             Binary or top-label calibration, or one curve per class.
         confidence_level : float in (0, 1), default=None
-            Add Wilson intervals of the observed frequencies, as the batch function.
+            Add intervals of the observed frequencies, as the batch function.
+        interval : {"wilson", "clopper_pearson"}, default="wilson"
+            Wilson score or Clopper-Pearson (exact binomial) intervals.
 
         Returns
         -------
@@ -460,7 +465,10 @@ class CalibrationAccumulator:
         """
         stats = self.bin_stats(multiclass=multiclass)
         return curve_from_bin_stats(
-            stats, classwise=multiclass == "classwise", confidence_level=confidence_level
+            stats,
+            classwise=multiclass == "classwise",
+            confidence_level=confidence_level,
+            interval=interval,
         )
 
     # ----------------------------------------------------------------------------------

@@ -36,6 +36,10 @@ CLASSIFICATION_METRICS = {
     "general_calibration_error_classwise_threshold": partial(
         M.general_calibration_error, multiclass="classwise", threshold=0.2, n_bins=5
     ),
+    "monotonic_sweep_calibration_error": M.monotonic_sweep_calibration_error,
+    "monotonic_sweep_calibration_error_classwise_l2": partial(
+        M.monotonic_sweep_calibration_error, multiclass="classwise", norm="l2"
+    ),
     "brier_score": M.brier_score,
     "negative_log_likelihood": M.negative_log_likelihood,
     # statistical calibration
