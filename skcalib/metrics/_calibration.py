@@ -337,7 +337,6 @@ def _monotonic_sweep(data, multiclass):
     return b, best
 
 
-@scorer_misuse_guard
 @validate_params(
     {**_DATA, **_MULTICLASS, "norm": [StrOptions(set(NORMS))]},
     prefer_skip_nested_validation=True,
