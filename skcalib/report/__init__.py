@@ -7,6 +7,7 @@ for a built-in demo (``skcalib report --demo``).  Plotting is optional and impor
 matplotlib only when asked.
 """
 
+from ._html import write_html
 from ._report import CalibrationReport, MetricColumn, calibration_report
 
-__all__ = ["CalibrationReport", "MetricColumn", "calibration_report"]
+__all__ = ["CalibrationReport", "MetricColumn", "calibration_report", "write_html"]

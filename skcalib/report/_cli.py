@@ -155,6 +155,13 @@ def add_report_parser(subparsers):
         "diagram PNGs (created if needed); without it nothing is written",
     )
     p.add_argument(
+        "--html",
+        metavar="FILE",
+        default=None,
+        help="write one self-contained HTML page (tables, reliability diagrams, rejection "
+        "curves, calibration tests, provenance; no script, nothing from the network)",
+    )
+    p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         default=None,
@@ -211,10 +218,12 @@ def run_report(args):
     if args.demo:
         from ._demo import demo_predictions
 
+        demo = demo_predictions()
         reports = [
             calibration_report(y, proba, n_bins=args.n_bins, title=title)
-            for title, y, proba in demo_predictions()
+            for title, y, proba in demo
         ]
+        args._html_inputs = [{"y_true": y, "y_proba": proba} for _, y, proba in demo]
         print(
             "skcalib report --demo: three classifiers fitted on 75% of two datasets that "
             "ship with scikit-learn,\nevaluated on the other 25%.\n"
@@ -245,6 +254,24 @@ def run_report(args):
             print(f"wrote {path}")
         if note:
             print(f"skcalib: note: {note}", file=sys.stderr)
+    if args.html is not None:
+        return _write_html(reports, args)
+    return 0
+
+
+def _write_html(reports, args):
+    from ..display._base import has_matplotlib
+    from ._html import command_line, write_html
+
+    if not has_matplotlib():
+        return _error("--html needs matplotlib (pip install matplotlib)")
+    inputs = getattr(args, "_html_inputs", None)
+    source = "--demo: scikit-learn's breast_cancer and digits" if args.demo else args.predictions
+    try:
+        write_html(reports, args.html, inputs=inputs, source=source, command=command_line(args))
+    except OSError as exc:
+        return _error(f"cannot write to {args.html!r}: {_message(exc)}")
+    print(f"wrote {args.html}")
     return 0
 
 
@@ -317,6 +344,7 @@ def _file_reports(src, args, proba_cols):
         "by": by,
     }
     pred = read_predictions(src, **options)
+    args._html_inputs = [_inputs_of(pred)]
     try:
         return [_report_of(pred, args.n_bins)]
     except (ValueError, KeyError) as exc:
@@ -329,6 +357,25 @@ def _file_reports(src, args, proba_cols):
         return [_report_of(pred, args.n_bins)]
     except (ValueError, KeyError) as exc:
         raise _MetricError(exc, pred) from exc
+
+
+def _inputs_of(pred):
+    """The arguments of :func:`calibration_report` for ``pred`` (as :func:`_report_of`)."""
+    multi = len(pred.y_proba) > 1
+    y_proba = pred.y_proba if multi else pred.y_proba["model"]
+    if pred.classes is None:
+        return {
+            "y_true": pred.y_true,
+            "y_proba": y_proba,
+            "labels": pred.labels,
+            "pos_label": pred.pos_label,
+        }
+    return {
+        "y_true": pred.y_codes if multi else pred.y_codes["model"],
+        "y_proba": y_proba,
+        "labels": np.arange(len(pred.classes)),
+        "pos_label": pred.pos_index,
+    }
 
 
 def _report_of(pred, n_bins):

@@ -1,0 +1,332 @@
+"""Tests of the self-contained HTML report (``write_html``, ``skcalib report --html``)."""
+
+import base64
+import io
+import os
+import re
+import shutil
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from skcalib.__main__ import main  # noqa: E402
+from skcalib.report import calibration_report, write_html  # noqa: E402
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class _Page(HTMLParser):
+    """Collect the tables (rows of cells, with their attributes), images and links."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.imgs, self.refs, self.tags = [], [], [], []
+        self._cell = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        for name in ("src", "href"):
+            if name in attrs:
+                self.refs.append(attrs[name])
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = {"attrs": attrs, "text": ""}
+            self.tables[-1][-1].append(self._cell)
+        elif tag == "img":
+            self.imgs.append(attrs)
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell["text"] += data
+
+
+def parse(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    page = _Page()
+    page.feed(text)
+    page.close()
+    return text, page
+
+
+def decode_png(uri):
+    assert uri.startswith("data:image/png;base64,")
+    data = base64.b64decode(uri.split(",", 1)[1], validate=True)
+    assert data.startswith(PNG_MAGIC)
+    import matplotlib.image
+
+    img = matplotlib.image.imread(io.BytesIO(data), format="png")
+    assert img.shape[0] > 50 and img.shape[1] > 50
+    return img
+
+
+def metrics_tables(page):
+    return [t for t in page.tables if t and any("data-key" in c["attrs"] for c in t[-1])]
+
+
+def check_self_contained(text, page):
+    assert text.startswith("<!DOCTYPE html>")
+    assert page.tags.count("html") == 1 and "body" in page.tags
+    assert "script" not in page.tags
+    for tag in ("link", "iframe", "object", "embed", "audio", "video", "source"):
+        assert tag not in page.tags
+    for ref in page.refs:
+        assert ref.startswith("data:"), ref
+    assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", text, re.I)
+    assert "url(" not in text and "@import" not in text
+    assert page.imgs
+    for img in page.imgs:
+        decode_png(img["src"])
+
+
+def check_values(page, reports):
+    tables = metrics_tables(page)
+    assert len(tables) == len(reports)
+    for table, report in zip(tables, reports, strict=True):
+        rows = table[1:]
+        assert [r[0]["text"] for r in rows] == report.models
+        for row, m in zip(rows, report.models, strict=True):
+            assert int(row[1]["text"]) == report.n_samples[m]
+            cells = {c["attrs"]["data-key"]: c for c in row if "data-key" in c["attrs"]}
+            assert list(cells) == [c.key for c in report.columns]
+            for key, cell in cells.items():
+                expected = report.values[m][key]
+                got = float(cell["attrs"]["data-value"])
+                assert got == expected or (np.isnan(got) and np.isnan(expected))
+                assert cell["text"] == ("nan" if np.isnan(expected) else f"{expected:.4f}")
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            rc = main(argv)
+        except SystemExit as exc:
+            rc = exc.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def binary_data():
+    rng = np.random.default_rng(0)
+    n = 400
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    return y, {"good": p, "<script>alert(1)</script> & co": np.clip(p * 1.3 - 0.1, 0, 1)}
+
+
+@pytest.fixture(scope="module")
+def demo_html(tmp_path_factory):
+    path = tmp_path_factory.mktemp("html") / "demo.html"
+    rc, out, err = run(["report", "--demo", "--html", str(path), "--n-bins", "10"])
+    assert rc == 0, err
+    assert f"wrote {path}" in out
+    return path
+
+
+def test_write_html_in_memory(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba, n_bins=10, title="<b>set</b>")
+    path = tmp_path / "r.html"
+    assert (
+        write_html(
+            report, path, inputs={"y_true": y, "y_proba": proba}, source="a<b>.csv", command="x <y>"
+        )
+        == path
+    )
+    text, page = parse(path)
+    check_self_contained(text, page)
+    check_values(page, [report])
+    # user strings are escaped: no tag of them survives
+    assert "<script>" not in text and "<b>set" not in text and "a<b>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in text
+    assert "&lt;b&gt;set&lt;/b&gt;" in text and "a&lt;b&gt;.csv" in text
+    # one reliability panel per model, plus the rejection curves
+    assert len(page.imgs) == len(report.models) + 1
+    assert "Spiegelhalter" in text and "Hosmer-Lemeshow" in text
+    assert "Wilson" in text and "equal-mass" in text
+    import sklearn
+
+    import skcalib
+
+    for version in (skcalib.__version__, sklearn.__version__, np.__version__):
+        assert version in text
+    assert "800 (samples" in text  # two models of 400 rows
+
+
+def test_calibration_tests_table_values(tmp_path, binary_data):
+    from skcalib.metrics import hosmer_lemeshow_test, spiegelhalter_test
+
+    y, proba = binary_data
+    report = calibration_report(y, proba)
+    path = write_html(report, tmp_path / "t.html", inputs={"y_true": y, "y_proba": proba})
+    _, page = parse(path)
+    (tests,) = [t for t in page.tables if t[0][0]["text"] == "model" and len(t[0]) == 6]
+    for row, m in zip(tests[1:], report.models, strict=True):
+        s = spiegelhalter_test(y, proba[m])
+        h = hosmer_lemeshow_test(y, proba[m])
+        got = [c["text"] for c in row[1:]]
+        assert got == [
+            f"{s.statistic:.4f}",
+            f"{s.pvalue:.4f}",
+            f"{h.statistic:.4f}",
+            str(h.df),
+            f"{h.pvalue:.4f}",
+        ]
+
+
+def test_write_html_without_inputs_uses_the_report_curves(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba, n_bins=5)
+    text, page = parse(write_html(report, tmp_path / "n.html"))
+    check_self_contained(text, page)
+    check_values(page, [report])
+    assert len(page.imgs) == len(report.models)
+    assert "equal-width" in text and "Spiegelhalter" not in text
+
+
+def test_write_html_validates_its_arguments(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba)
+    with pytest.raises(ValueError, match="one per report"):
+        write_html([report, report], tmp_path / "x.html", inputs=[None])
+    with pytest.raises(ValueError, match="y_true and y_proba"):
+        write_html(report, tmp_path / "x.html", inputs={"y": y})
+    with pytest.raises(TypeError, match="CalibrationReport"):
+        write_html(["report"], tmp_path / "x.html")
+    with pytest.raises(ValueError, match="empty"):
+        write_html([], tmp_path / "x.html")
+
+
+def test_demo_html(demo_html):
+    from skcalib.report._demo import demo_predictions
+
+    reports = [calibration_report(y, p, n_bins=10, title=t) for t, y, p in demo_predictions()]
+    text, page = parse(demo_html)
+    check_self_contained(text, page)
+    check_values(page, reports)
+    (command,) = re.findall(r"<code>(.*?)</code>", text)
+    assert command == f"skcalib report --demo --n-bins 10 --html {demo_html}"
+    assert "breast_cancer" in text and "digits" in text
+
+
+def test_multiclass_and_by_from_csv(tmp_path):
+    rng = np.random.default_rng(1)
+    n = 300
+    proba = rng.dirichlet([1, 1, 1], size=n)
+    y = np.array([rng.choice(3, p=row) for row in proba])
+    group = rng.choice(["a", "<script>b"], size=n)
+    path = tmp_path / "p<1>.csv"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("y,cat,dog,eel,g\n")
+        names = np.array(["cat", "dog", "eel"])
+        for yi, row, g in zip(y, proba, group, strict=True):
+            f.write(f"{names[yi]},{row[0]:.17g},{row[1]:.17g},{row[2]:.17g},{g}\n")
+    html_path = tmp_path / "m.html"
+    rc, out, err = run(["report", str(path), "--by", "g", "--html", str(html_path)])
+    assert rc == 0, err
+    text, page = parse(html_path)
+    check_self_contained(text, page)
+    (table,) = metrics_tables(page)
+    models = [r[0]["text"] for r in table[1:]]
+    assert sorted(models) == ["g=<script>b", "g=a"]
+    assert "<script>" not in text
+    assert "p&lt;1&gt;.csv" in text and f"{n} (samples" in text
+    # every row of the printed table has its numbers in the page
+    for row in table[1:]:
+        line = next(ln for ln in out.splitlines() if ln.startswith(row[0]["text"]))
+        assert [c["text"] for c in row[2:]] == line.split()[-len(row) + 2 :]
+    assert len(page.imgs) == 3
+
+
+def test_streamed_parquet_html(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(2)
+    n = 500
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    src = tmp_path / "preds.parquet"
+    pd.DataFrame({"y": y, "1": p, "g": rng.choice(["u", "v"], n)}).to_parquet(src)
+    html_path = tmp_path / "s.html"
+    rc, out, err = run(["report", str(src), "--by", "g", "--html", str(html_path)])
+    assert rc == 0, err
+    text, page = parse(html_path)
+    check_self_contained(text, page)
+    assert len(page.imgs) == 2 and "equal-width" in text and "streamed" in text
+
+
+def test_html_write_error_is_reported(tmp_path):
+    missing = tmp_path / "no" / "such" / "dir" / "r.html"
+    rc, _, err = run(["report", "--demo", "--html", str(missing)])
+    assert rc == 2 and err.startswith("skcalib: error: cannot write to")
+
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+)
+
+
+def test_page_renders_in_headless_chromium(demo_html, tmp_path):
+    """The page renders offline: a screenshot with real content.
+
+    Chromium runs with networking features off; the page has no remote reference (checked
+    above on the HTML), and every image is a data URI that decodes to a PNG.  The DOM
+    after load (``--dump-dom``) still has every image, with its data URI intact.  Skipped
+    when chromium is not installed, except where SKCALIB_REQUIRE_CHROMIUM is set (CI).
+    """
+    if CHROMIUM is None:
+        if os.environ.get("SKCALIB_REQUIRE_CHROMIUM"):
+            pytest.fail("SKCALIB_REQUIRE_CHROMIUM is set but chromium is not installed")
+        pytest.skip("chromium is not installed")
+    flags = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    url = demo_html.resolve().as_uri()
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [*flags, f"--screenshot={shot}", "--window-size=1200,2000", url],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    import matplotlib.image
+
+    img = matplotlib.image.imread(shot)
+    assert img.shape[:2] == (2000, 1200)
+    rgb = (img[..., :3] * 255).astype(np.uint8).reshape(-1, 3)
+    colours = np.unique(rgb, axis=0)
+    assert len(colours) > 50  # text, tables and plots, not a blank page
+    assert (rgb != 255).any(axis=1).mean() > 0.02
+
+    dom = subprocess.run(
+        [*flags, "--dump-dom", url], check=True, capture_output=True, timeout=120, text=True
+    ).stdout
+    page = _Page()
+    page.feed(dom)
+    _, original = parse(demo_html)
+    assert len(page.imgs) == len(original.imgs) > 0
+    for img_attrs in page.imgs:
+        decode_png(img_attrs["src"])
