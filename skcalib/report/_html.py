@@ -247,7 +247,8 @@ def _section(report, inputs, digits):
 
 
 def _provenance(reports, inputs, source, command):
-    import matplotlib
+    from importlib.metadata import version
+
     import sklearn
 
     from .. import __version__
@@ -257,7 +258,7 @@ def _provenance(reports, inputs, source, command):
         ("skcalib", __version__),
         ("scikit-learn", sklearn.__version__),
         ("numpy", np.__version__),
-        ("matplotlib", matplotlib.__version__),
+        ("matplotlib", version("matplotlib")),
         ("Python", platform.python_version()),
         ("input", source if source is not None else "(in-memory arrays)"),
         ("rows", f"{n_rows} (samples over all models and groups)"),
