@@ -716,31 +716,40 @@ def check_group_columns(names, label_col, model_col, by):
     return {label_col, model_col, *by}
 
 
-def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols, model_col, by=()):
-    names = list(columns)
-    reserved = check_group_columns(names, label_col, model_col, by)
+def resolve_proba_columns(names, proba_cols, reserved, *, label_col, model_col, where):
+    """The probability columns of a table with the columns ``names``, and whether the
+    caller gave them: ``proba_cols`` checked, or every column not ``reserved`` (label,
+    model and ``--by`` columns).  ``where`` names the input in messages ("file")."""
     given = proba_cols is not None
     if proba_cols is None:
         proba_cols = [c for c in names if c not in reserved]
     else:
         for c in proba_cols:
-            if c not in columns:
+            if c not in names:
                 raise PredictionsFileError(
                     f"no probability column {c!r}; the columns are {_list(names)}"
                 )
             if c in reserved:
+                role = "label" if c == label_col else "model" if c == model_col else "--by"
                 raise PredictionsFileError(
-                    f"column {c!r} cannot be both a probability column and the "
-                    f"{'label' if c == label_col else 'model' if c == model_col else '--by'} "
-                    "column"
+                    f"column {c!r} cannot be both a probability column and the {role} column"
                 )
         if len(set(proba_cols)) != len(proba_cols):
             raise PredictionsFileError("--proba-cols names a column twice")
     if not proba_cols:
         raise PredictionsFileError(
-            f"no probability columns: the file has only {_list(names)}; give one column of "
-            "predicted probabilities per class, named by the class"
+            f"no probability columns: the {where} has only {_list(names)}; give one column "
+            "of predicted probabilities per class, named by the class"
         )
+    return list(proba_cols), given
+
+
+def _table_to_predictions(columns, lines, *, text, title, label_col, proba_cols, model_col, by=()):
+    names = list(columns)
+    reserved = check_group_columns(names, label_col, model_col, by)
+    proba_cols, given = resolve_proba_columns(
+        names, proba_cols, reserved, label_col=label_col, model_col=model_col, where="file"
+    )
 
     # the labels are encoded once: the rows' codes index ``present``, the sorted labels
     codes, present = _label_codes(columns[label_col], label_col, lines, text)

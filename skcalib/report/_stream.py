@@ -42,6 +42,7 @@ from ._io import (
     check_group_columns,
     class_plan,
     code_dtype,
+    resolve_proba_columns,
 )
 from ._report import CalibrationReport, _metric_columns
 
@@ -220,27 +221,9 @@ def make_spec(
     names = _columns(schema)
     by = list(by)
     reserved = check_group_columns(names, label_col, model_col, by)
-    given = proba_cols is not None
-    if proba_cols is None:
-        proba_cols = [c for c in names if c not in reserved]
-    else:
-        for c in proba_cols:
-            if c not in names:
-                raise PredictionsFileError(
-                    f"no probability column {c!r}; the columns are {_list(names)}"
-                )
-            if c in reserved:
-                raise PredictionsFileError(
-                    f"column {c!r} cannot be both a probability column and a label, model or "
-                    "--by column"
-                )
-        if len(set(proba_cols)) != len(proba_cols):
-            raise PredictionsFileError("--proba-cols names a column twice")
-    if not proba_cols:
-        raise PredictionsFileError(
-            f"no probability columns: the dataset has only {_list(names)}; give one column "
-            "of predicted probabilities per class, named by the class"
-        )
+    proba_cols, given = resolve_proba_columns(
+        names, proba_cols, reserved, label_col=label_col, model_col=model_col, where="dataset"
+    )
     for c in proba_cols:
         typ = schema.field(c).type
         if not (pa.types.is_floating(typ) or pa.types.is_integer(typ)):
