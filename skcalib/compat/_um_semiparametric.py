@@ -10,22 +10,33 @@ computed by skcalib's estimators (:mod:`skcalib.metrics`).  Re-exported by
 
 What is reproduced and what is not
 ----------------------------------
-* SPCE: the same algorithm, the same hyperparameter grids and undersmoothing, and the
-  same folds (``StratifiedKFold(folds, shuffle=True, random_state=708)`` on the labels,
-  or ``fold_generator``), so with constant weights (the default) the estimate is the
-  reference's.  The spline smoother sorts the weights with the probabilities (the
-  reference passes them unsorted, which attaches them to the wrong points for
-  ``weights="relative"``/``"chi"``).
-* CCE: :func:`skcalib.metrics.censored_calibration_error` computes it, with folds seeded
-  by 708; its undersmoothing *narrows* the smoother (the reference multiplies the
-  bandwidth by ``n**0.08`` and so widens it), so the estimates differ slightly.
-  ``cce``/``CCE.rms_calibration_error`` return the estimate on the **squared** scale,
-  as the reference does (``cce_conf_int`` and all SPCE functions are on the square-root
-  scale).
-* SPCE's bootstrap standard error uses NumPy's global random state (unseeded in the
-  reference too), so its intervals vary from call to call unless ``np.random.seed``
-  is set; CCE's folds and bootstrap are both seeded by 708, so its interval is
-  reproducible (the reference's bootstrap is unseeded).
+Both estimators follow the reference step by step: the same hyperparameter grids
+(``hyperparam_range`` is, as there, the array of candidate values; the default grid is
+built from ``default_hyperparam_range``), the same choice of the first grid value
+with the smallest cross-validated error, the same undersmoothing (SPCE: kernel
+precision times ``n**0.08``, spline smoothing times 0.985; CCE: bandwidth times
+``n**0.08``), the same folds, and bootstrap standard errors drawn from NumPy's global
+random state with the reference's draws (``np.random.choice(n, n)`` per resample, in
+the same order; the point functions run the bootstrap too, as the reference does, so
+that the global random state advances alike).  The numbers agree with the reference
+to rounding (``tests/compat/test_um_semiparametric_golden.py``).
+
+* SPCE folds: ``StratifiedKFold(folds, shuffle=True, random_state=708)`` on the labels,
+  or ``fold_generator``.  The spline smoother sorts the weights with the probabilities
+  (the reference passes them unsorted, which attaches them to the wrong points for
+  ``weights="relative"``/``"chi"``; with the default constant weights the two agree).
+* CCE folds: the reference's ``StratifiedSurvivalKFold`` (events and censored subjects
+  separately, sorted by time, each block of ``folds`` subjects a permutation of the
+  fold ids from ``RandomState(seed)``), seed 708 for the bandwidth choice and
+  ``708 + r`` for repeat ``r``; the median over repeats of the estimate and of the
+  standard error.  ``cce``/``CCE.rms_calibration_error`` return the estimate on the
+  **squared** scale, as the reference does (``cce_conf_int`` and all SPCE functions
+  are on the square-root scale).  Where a test point has no training point inside
+  the cubic kernel (or the Gaussian kernel underflows) the reference divides 0 by 0
+  and skips that bandwidth; skcalib's smoother returns 0 there.
+* :func:`skcalib.metrics.censored_calibration_error` differs on purpose (it divides
+  the bandwidth by ``n**0.08``, seeds everything by ``random_state`` and is on the
+  square-root scale); these functions exist to give the reference's numbers.
 * Bad input raises ValueError (the reference raises ``Exception``, a string, or
   ``AttributeError`` on NumPy >= 1.24 through ``np.float``).
 """
@@ -37,13 +48,17 @@ import numbers
 import numpy as np
 from scipy import special
 
-from ..metrics import censored_calibration_error_ci
 from ..metrics._semiparametric import (
     _bootstrap_se,
+    _calibration_function,
+    _cce_cross_fit,
     _cross_fit,
+    _fold_distances,
+    _time_grid,
     _weighted_mean,
     weight_function,
 )
+from ..metrics._validation import _check_real_array, _find_nonfinite
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
@@ -71,6 +86,37 @@ def _range(hyperparam_range):
             f"got {hyperparam_range!r}"
         )
     return float(r[0]), float(r[1])
+
+
+def _candidates(hyperparam_range, low):
+    """The reference's ``hyperparam_range``: the array of values to try."""
+    r = np.asarray(hyperparam_range)
+    if r.dtype.kind not in "biuf" or r.ndim != 1 or r.shape[0] == 0:
+        raise ValueError(
+            "hyperparam_range must be a non-empty 1-D array of the smoothing values to "
+            f"try, got {hyperparam_range!r}"
+        )
+    r = r.astype(np.float64)
+    if not np.isfinite(r).all() or (r < low).any():
+        raise ValueError(
+            f"hyperparam_range must hold finite values >= {low}, got {hyperparam_range!r}"
+        )
+    return r
+
+
+def _best(grid, errors):
+    """The first grid value with the smallest error (NaN errors skipped, as the
+    reference's ``error < best_error``)."""
+    errors = np.asarray(errors)
+    if np.isnan(errors).all():
+        raise ValueError("the cross-validated error is undefined for every hyperparameter")
+    return float(grid[int(np.nanargmin(errors))])
+
+
+def _global_bootstrap_se(values, w, normalize, n_bootstrap):
+    """Bootstrap standard error from NumPy's global random state, with the reference's
+    draws (``np.random.choice(n, n)`` per resample)."""
+    return _bootstrap_se(values, w, normalize, n_bootstrap, np.random.mtrand._rand)
 
 
 def _z(alpha):
@@ -116,7 +162,10 @@ class SemiparametricCalibrationError:
     hyperparam_attempts : int, default=50
         Size of the hyperparameter grid.
     default_hyperparam_range : tuple of two floats, default=None
-        Grid range (kernel: ``(0, 0.1)``, spline: ``(0.5, 1.1)``).
+        ``(lo, hi)`` of the default grid: kernel precisions ``(linspace(lo n + 1, hi n,
+        hyperparam_attempts) / (max p - min p))**2``, default ``(0, 0.1)``; spline
+        smoothing ``linspace(lo V, hi V, hyperparam_attempts)`` with ``V = sum w^2 p
+        (1 - p)``, default ``(0.5, 1.1)``.
     verbose : bool, default=False
         Print the chosen hyperparameter.
     fold_generator : splitter, default=None
@@ -216,22 +265,24 @@ class SemiparametricCalibrationError:
         cv = StratifiedKFold(n_splits=self.folds, shuffle=True, random_state=708)
         return list(cv.split(p, y))
 
-    def _estimate(self, probs, labels, hyperparam_range, bootstrap):
+    def _estimate(self, probs, labels, hyperparam_range):
         p, y = self._data(probs, labels)
         n = p.shape[0]
         wfun = weight_function(p, self.weights, self.weight_trunc)
         wn = wfun / wfun.mean()
-        lo, hi = _range(hyperparam_range) or self.default_hyperparam_range
-        if self.smoothing == "kernel":
+        if hyperparam_range is not None:
+            grid = _candidates(hyperparam_range, 0.0)
+        elif self.smoothing == "kernel":
+            lo, hi = self.default_hyperparam_range
             spread = p.max() - p.min()
             grid = (np.linspace(lo * n + 1, hi * n, self.hyperparam_attempts) / spread) ** 2
         else:
+            lo, hi = self.default_hyperparam_range
             V = float(np.sum(wn**2 * p * (1.0 - p)))
             grid = np.linspace(lo * V, hi * V, self.hyperparam_attempts)
         folds = self._splits(p, y)
         a_grid = _cross_fit(p, y, wn, folds, self.smoothing, grid)
-        err = np.mean(wn * (a_grid - y) ** 2, axis=1)
-        best = grid[int(np.argmin(err))]
+        best = _best(grid, np.mean(wn * (a_grid - y) ** 2, axis=1))
         best = best * n**0.08 if self.smoothing == "kernel" else best * 0.985
         if self.verbose:
             print(f"SPCE: hyperparameter {best}")
@@ -239,10 +290,8 @@ class SemiparametricCalibrationError:
         stat = (p - y) * (p - a)
         influence = (p - a) * (p + a - 2.0 * y)
         est = float(_weighted_mean(influence if self.orthogonal else stat, wfun, self.normalize))
-        if not bootstrap:
-            return est, None
-        rng = np.random.mtrand._rand  # the global random state, as the reference
-        return est, _bootstrap_se(influence, wfun, self.normalize, self.bootstrap_size, rng)
+        se = _global_bootstrap_se(influence, wfun, self.normalize, self.bootstrap_size)
+        return est, se
 
     def rms_calibration_error(self, probs, labels, hyperparam_range=None):
         """The SPCE, ``sqrt(max(estimate, 0))``.
@@ -254,15 +303,17 @@ class SemiparametricCalibrationError:
         labels : array-like of shape (N,)
             Outcomes in [0, 1] (0/1 labels, or probabilities with a ``KFold``
             ``fold_generator``).
-        hyperparam_range : tuple of two floats, default=None
-            Grid range; default ``default_hyperparam_range``.
+        hyperparam_range : array-like of shape (n_values,), default=None
+            The smoothing values to try (kernel precisions or spline smoothing
+            factors); default a grid of ``hyperparam_attempts`` values built from
+            ``default_hyperparam_range``.
 
         Returns
         -------
         float
             The value.
         """
-        est, _ = self._estimate(probs, labels, hyperparam_range, bootstrap=False)
+        est, _ = self._estimate(probs, labels, hyperparam_range)
         return float(np.sqrt(max(est, 0.0)))
 
     def rms_calibration_error_conf_int(self, probs, labels, hyperparam_range=None, alpha=0.05):
@@ -278,8 +329,10 @@ class SemiparametricCalibrationError:
             Predicted probabilities of the positive outcome.
         labels : array-like of shape (N,)
             Outcomes in [0, 1].
-        hyperparam_range : tuple of two floats, default=None
-            Grid range; default ``default_hyperparam_range``.
+        hyperparam_range : array-like of shape (n_values,), default=None
+            The smoothing values to try (kernel precisions or spline smoothing
+            factors); default a grid of ``hyperparam_attempts`` values built from
+            ``default_hyperparam_range``.
         alpha : float in (0, 1), default=0.05
             One minus the confidence level.
 
@@ -289,7 +342,7 @@ class SemiparametricCalibrationError:
             ``(lower, estimate, upper)``.
         """
         z = _z(alpha)
-        est, se = self._estimate(probs, labels, hyperparam_range, bootstrap=True)
+        est, se = self._estimate(probs, labels, hyperparam_range)
         return _triple(est, se, z)
 
 
@@ -309,8 +362,9 @@ def spce(probs, labels, hyperparam_range=None, **class_kwargs):
         Predicted probabilities of the positive outcome.
     labels : array-like of shape (N,)
         Outcomes (0/1).
-    hyperparam_range : tuple of two floats, default=None
-        Grid range.
+    hyperparam_range : array-like of shape (n_values,), default=None
+        The smoothing values to try (see
+        :meth:`SemiparametricCalibrationError.rms_calibration_error`).
     **class_kwargs : dict
         Parameters of :class:`SemiparametricCalibrationError`.
 
@@ -350,8 +404,9 @@ def spce_conf_int(probs, labels, hyperparam_range=None, **class_kwargs):
         Predicted probabilities of the positive outcome.
     labels : array-like of shape (N,)
         Outcomes (0/1).
-    hyperparam_range : tuple of two floats, default=None
-        Grid range.
+    hyperparam_range : array-like of shape (n_values,), default=None
+        The smoothing values to try (see
+        :meth:`SemiparametricCalibrationError.rms_calibration_error`).
     **class_kwargs : dict
         Parameters of :class:`SemiparametricCalibrationError`.
 
@@ -415,7 +470,9 @@ class CCE:
     hyperparam_attempts : int, default=20
         Size of the bandwidth grid.
     default_hyperparam_range : tuple of two floats, default=None
-        Grid range (default ``(0, 0.1)``).
+        ``(lo, hi)`` of the default bandwidth grid ``(max p - min p) /
+        linspace(lo n + 1, hi n, hyperparam_attempts)`` (``knn``: neighbour counts
+        ``linspace(lo n + 5, hi n + 5, hyperparam_attempts)``); default ``(0, 0.1)``.
     verbose : bool, default=False
         Accepted for compatibility (nothing is printed).
 
@@ -484,20 +541,107 @@ class CCE:
         self.default_hyperparam_range = _range(default_hyperparam_range) or (0.0, 0.1)
         self.verbose = verbose
 
-    def _options(self, hyperparam_range):
-        return {
-            "end_time": self.end_time,
-            "n_folds": self.folds,
-            "weights": self.weights,
-            "weight_trunc": self.weight_trunc,
-            "survival_aggregation": _AGGREGATION[self.survival_aggregation],
-            "kernel": self.kernel_fn,
-            "orthogonal": self.orthogonal,
-            "normalize": self.normalize,
-            "n_repeats": self.num_repeats,
-            "hyperparam_range": _range(hyperparam_range) or self.default_hyperparam_range,
-            "n_hyperparams": self.hyperparam_attempts,
-        }
+    def _data(self, probs, times, event):
+        p = _check_real_array(probs, "probs")
+        n = p.shape[0]
+        t = _check_real_array(times, "times", n=n)
+        e = _check_real_array(event, "event", n=n)
+        _find_nonfinite(p, "probs")
+        _find_nonfinite(t, "times")
+        if ((p < 0) | (p > 1)).any():
+            raise ValueError("probs must lie in [0, 1]")
+        if (t < 0).any():
+            raise ValueError("times must be >= 0")
+        if not np.isin(e, (0, 1)).all():
+            raise ValueError("event must hold 0 (censored) or 1 (event)")
+        if n < 2 * self.folds:
+            raise ValueError(f"need at least {2 * self.folds} samples for {self.folds} folds")
+        if self.kernel_fn != "knn" and p.max() == p.min():
+            raise ValueError("probs is constant: the bandwidth grid is undefined")
+        return p.astype(np.float64), t.astype(np.float64), e.astype(np.float64)
+
+    def _folds(self, p, times, event, seed):
+        """(test mask, distances) of each fold, the folds as the reference's
+        ``StratifiedSurvivalKFold`` (``shuffle=True``): events, then censored subjects,
+        each sorted by time (NumPy's default sort, as there) and cut into blocks of
+        ``folds`` subjects whose fold ids are ``RandomState(seed).choice(folds, folds,
+        replace=False)`` (the last block the first ones of such a draw); a fresh
+        ``RandomState(seed)`` for each group."""
+        k = self.folds
+        fold = np.zeros(times.shape[0], dtype=np.intp)
+        for group in (event == 1, event == 0):
+            idx = np.flatnonzero(group)
+            if idx.size == 0:
+                continue
+            idx = idx[np.argsort(times[idx])]
+            rng = np.random.RandomState(seed)
+            ids = [rng.choice(k, k, replace=False) for _ in range(idx.size // k)]
+            ids.append(rng.choice(k, idx.size % k, replace=False))
+            fold[idx] = np.concatenate(ids)
+        return _fold_distances(p, fold, k)
+
+    def _estimate(self, probs, times, event, hyperparam_range):
+        p, times, event = self._data(probs, times, event)
+        n = p.shape[0]
+        end = float(self.end_time)
+        wfun = weight_function(p, self.weights, self.weight_trunc)
+        wn = wfun / wfun.mean()
+        t = _time_grid(times, end)
+        Y = (times[:, None] > t[None, :]).astype(np.float64)
+        N = Y * event[:, None]
+        C = Y * (1.0 - event[:, None])
+        knn = self.kernel_fn == "knn"
+        if hyperparam_range is not None:
+            grid = _candidates(hyperparam_range, 1.0 if knn else np.nextafter(0.0, 1.0))
+        else:
+            lo, hi = self.default_hyperparam_range
+            if knn:
+                grid = np.linspace(lo * n + 5, hi * n + 5, self.hyperparam_attempts)
+            else:
+                grid = 1.0 / (
+                    np.linspace(lo * n + 1, hi * n, self.hyperparam_attempts) / (p.max() - p.min())
+                )
+        dists = self._folds(p, times, event, 708)
+        errors = []
+        for h in grid:
+            N_hat, C_hat = _cce_cross_fit(wn, (N, C), dists, h, self.kernel_fn)
+            errors.append(np.mean(wn[:, None] * ((N - N_hat) ** 2 + (C - C_hat) ** 2)))
+        h = _best(grid, errors) * n**0.08  # the reference's undersmoothing
+        if self.verbose:
+            print(f"CCE: bandwidth {h}")
+
+        observed = (times <= end).astype(np.float64)
+        late = times > end
+        seen = (event == 1) & ~late
+        on_grid = np.searchsorted(t, times)  # the column of T_i when T_i <= end_time
+        dNC = np.zeros_like(C)
+        dNC[:, 1:] = C[:, :-1] - C[:, 1:]
+        aggregation = _AGGREGATION[self.survival_aggregation]
+        runs = []
+        for r in range(self.num_repeats):
+            dists = self._folds(p, times, event, 708 + r)
+            N_hat, C_hat, Y_hat = _cce_cross_fit(wn, (N, C, Y), dists, h, self.kernel_fn)
+            dLC, S_C, cond_mean, comp, a = _calibration_function(N_hat, C_hat, Y_hat, aggregation)
+            S_C_minus = np.ones_like(S_C)
+            S_C_minus[:, 1:] = S_C[:, :-1]
+            integrand = (
+                (p[:, None] - cond_mean * Y) * (p - a)[:, None] / np.maximum(S_C_minus, 0.001)
+            )
+            martingale = np.sum((dNC - dLC * Y) * integrand, axis=1)
+            s = np.sum(comp[:, :-1] * Y[:, :-1], axis=1)
+            compensator = (a - p) * (1.0 - a) * (event * observed - s)
+            ipw = np.zeros(n)
+            with np.errstate(divide="ignore"):
+                ipw[late] = 1.0 / S_C[late, -2]
+                ipw[seen] = 1.0 / S_C[seen, on_grid[seen]]
+            ipw = np.minimum(ipw, 20.0)
+            stat = ipw * (p - observed) * (p - a)
+            influence = ipw * ((a - p) * (observed - p)) + compensator - martingale
+            est = _weighted_mean(influence if self.orthogonal else stat, wfun, self.normalize)
+            se = _global_bootstrap_se(influence, wfun, self.normalize, self.bootstrap_size)
+            runs.append((est, se))
+        est, se = np.nanmedian(np.array(runs), axis=0)
+        return float(est), float(se)
 
     def rms_calibration_error(self, probs, times, event, hyperparam_range=None):
         """The estimate of the **squared** calibration error (as the reference).
@@ -510,30 +654,27 @@ class CCE:
             Event or censoring times (>= 0).
         event : array-like of shape (N,)
             1 for an observed event, 0 for censoring.
-        hyperparam_range : tuple of two floats, default=None
-            Grid range.
+        hyperparam_range : array-like of shape (n_values,), default=None
+            The bandwidths to try (neighbour counts for ``kernel_fn="knn"``); default
+            a grid of ``hyperparam_attempts`` values built from
+            ``default_hyperparam_range``.
 
         Returns
         -------
         float
             The estimate on the squared scale (may be slightly negative).
         """
-        # skcalib's point function returns sqrt(max(est, 0)); the interval carries the
-        # signed squared estimate, which does not depend on the bootstrap
-        ci = censored_calibration_error_ci(
-            probs,
-            times,
-            event,
-            n_bootstrap=2,
-            random_state=708,
-            **self._options(hyperparam_range),
-        )
-        return float(ci.estimate_squared)
+        est, _ = self._estimate(probs, times, event, hyperparam_range)
+        return est
 
     def rms_calibration_error_conf_int(
         self, probs, times, event, hyperparam_range=None, alpha=0.05
     ):
         """``(lower, estimate, upper)`` on the square-root scale.
+
+        The normal interval ``estimate +- z se`` of the squared error (the medians over
+        the repeats of the estimate and of its bootstrap standard error, ``z =
+        -Phi^{-1}(alpha / 2)``), each end mapped by ``sqrt(max(., 0))``.
 
         Parameters
         ----------
@@ -543,8 +684,10 @@ class CCE:
             Event or censoring times (>= 0).
         event : array-like of shape (N,)
             1 for an observed event, 0 for censoring.
-        hyperparam_range : tuple of two floats, default=None
-            Grid range.
+        hyperparam_range : array-like of shape (n_values,), default=None
+            The bandwidths to try (neighbour counts for ``kernel_fn="knn"``); default
+            a grid of ``hyperparam_attempts`` values built from
+            ``default_hyperparam_range``.
         alpha : float in (0, 1), default=0.05
             One minus the confidence level.
 
@@ -554,16 +697,8 @@ class CCE:
             ``(lower, estimate, upper)``.
         """
         z = _z(alpha)
-        ci = censored_calibration_error_ci(
-            probs,
-            times,
-            event,
-            confidence_level=1.0 - alpha,
-            n_bootstrap=self.bootstrap_size,
-            random_state=708,
-            **self._options(hyperparam_range),
-        )
-        return _triple(ci.estimate_squared, ci.standard_error_squared, z)
+        est, se = self._estimate(probs, times, event, hyperparam_range)
+        return _triple(est, se, z)
 
 
 @validate_params(
@@ -589,8 +724,8 @@ def cce(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
         1 for an observed event, 0 for censoring.
     end_time : float
         The horizon.
-    hyperparam_range : tuple of two floats, default=None
-        Grid range.
+    hyperparam_range : array-like of shape (n_values,), default=None
+        The bandwidths to try (see :meth:`CCE.rms_calibration_error`).
     **class_kwargs : dict
         Parameters of :class:`CCE`.
 
@@ -637,8 +772,8 @@ def cce_conf_int(probs, times, event, end_time, hyperparam_range=None, **class_k
         1 for an observed event, 0 for censoring.
     end_time : float
         The horizon.
-    hyperparam_range : tuple of two floats, default=None
-        Grid range.
+    hyperparam_range : array-like of shape (n_values,), default=None
+        The bandwidths to try (see :meth:`CCE.rms_calibration_error`).
     **class_kwargs : dict
         Parameters of :class:`CCE`.
 
