@@ -32,6 +32,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy import special
 
 from ..metrics import BinStats
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
@@ -365,7 +366,7 @@ class OracleCollaborativeAccuracy(ExpectedCalibrationError):
 
 
 class AUC:
-    r"""``tf.keras.metrics.AUC`` (TensorFlow 2.0), uncertainty_metrics 0.0.82's ``AUC``.
+    r"""``tf.keras.metrics.AUC``, uncertainty_metrics 0.0.82's ``AUC``.
 
     Streaming area under the ROC or precision-recall curve, approximated on a grid of
     thresholds: a prediction is positive at threshold ``t`` when ``y_pred > t``
@@ -375,6 +376,14 @@ class AUC:
     ``1 + 1e-7`` added at the ends.  ``summation_method="interpolation"`` averages the
     heights of neighbouring thresholds (for ``curve="PR"`` it interpolates precision as
     Davis and Goadrich, 2006), ``"minoring"``/``"majoring"`` take their min/max.
+
+    The reference subclasses ``tf.keras.metrics.AUC`` without adding code, so its
+    signature is that of the installed TensorFlow; this is the complete one (TensorFlow
+    2.6 and later).  With ``multi_label=False`` the ``(N, L)`` labels and predictions are
+    flattened into one problem, each prediction of column ``l`` weighted by
+    ``label_weights[l]``; with ``multi_label=True`` each column has its own counts
+    (shape ``(num_thresholds, L)``) and its own AUC, and the result is their mean, or
+    their ``label_weights``-weighted mean (0 when the weights sum to 0).
 
     Parameters
     ----------
@@ -390,13 +399,24 @@ class AUC:
         Dtype of the confusion counts (None: float32).
     thresholds : array-like of float in [0, 1], default=None
         Explicit thresholds.
+    multi_label : bool, default=False
+        One AUC per label column (inputs of shape ``(N, L)``), averaged.
+    num_labels : int, default=None
+        ``L``, to create the per-label state before the first update (only with
+        ``multi_label=True``; otherwise taken from the first batch).
+    label_weights : array-like of shape (L,), default=None
+        Non-negative weight of each label column (see above).
+    from_logits : bool, default=False
+        ``y_pred`` are logits: the sigmoid is applied first.
 
     Attributes
     ----------
     thresholds : list of float
         The thresholds, ends included.
     true_positives, true_negatives, false_positives, false_negatives : ndarray
-        Weighted confusion counts at each threshold.
+        Weighted confusion counts at each threshold, shape ``(num_thresholds,)`` or
+        ``(num_thresholds, L)`` with ``multi_label`` (None until the first update when
+        ``num_labels`` is not given).
 
     See Also
     --------
@@ -410,6 +430,10 @@ class AUC:
     >>> auc.update_state([0, 0, 1, 1], [0, 0.5, 0.3, 0.9])
     >>> auc.result()
     0.75
+    >>> per_label = AUC(num_thresholds=5, multi_label=True)
+    >>> per_label([[0, 0], [0, 0], [1, 1], [1, 1]],
+    ...           [[0, 0.1], [0.5, 0.2], [0.3, 0.3], [0.9, 0.4]])  # (0.875 + 1) / 2
+    0.9375
     """
 
     @validate_params(
@@ -420,6 +444,10 @@ class AUC:
             "name": [str, None],
             "dtype": "no_validation",
             "thresholds": ["array-like", None],
+            "multi_label": ["boolean"],
+            "num_labels": [Interval(numbers.Integral, 1, None, closed="left"), None],
+            "label_weights": ["array-like", None],
+            "from_logits": ["boolean"],
         },
         prefer_skip_nested_validation=True,
     )
@@ -431,6 +459,10 @@ class AUC:
         name=None,
         dtype=None,
         thresholds=None,
+        multi_label=False,
+        num_labels=None,
+        label_weights=None,
+        from_logits=False,
     ):
         self.curve = curve
         self.summation_method = summation_method
@@ -447,15 +479,36 @@ class AUC:
             num_thresholds = len(inner) + 2
         self.num_thresholds = int(num_thresholds)
         self.thresholds = [0.0 - eps, *inner, 1.0 + eps]
+        if num_labels is not None and not multi_label:
+            raise ValueError("num_labels is needed only when multi_label is True")
+        self.multi_label = multi_label
+        self.from_logits = from_logits
+        if label_weights is None:
+            self.label_weights = None
+        else:
+            lw = _finite(label_weights, "label_weights", np.float64)
+            if lw.ndim != 1 or lw.shape[0] == 0:
+                raise ValueError(f"label_weights must be 1-D and non-empty, got shape {lw.shape}")
+            if (lw < 0).any():
+                raise ValueError("All values of label_weights must be non-negative")
+            if num_labels is not None and lw.shape[0] != num_labels:
+                raise ValueError(
+                    f"label_weights has {lw.shape[0]} values but num_labels is {num_labels}"
+                )
+            self.label_weights = lw.astype(self.dtype)
+        self.num_labels = num_labels
         self.reset_state()
 
     def reset_state(self):
         """Zero the confusion counts."""
-        T = self.num_thresholds
-        self.true_positives = np.zeros(T, dtype=self.dtype)
-        self.true_negatives = np.zeros(T, dtype=self.dtype)
-        self.false_positives = np.zeros(T, dtype=self.dtype)
-        self.false_negatives = np.zeros(T, dtype=self.dtype)
+        if self.multi_label and self.num_labels is None:
+            shape = None  # built by the first update, as Keras
+        elif self.multi_label:
+            shape = (self.num_thresholds, self.num_labels)
+        else:
+            shape = (self.num_thresholds,)
+        for attr in ("true_positives", "true_negatives", "false_positives", "false_negatives"):
+            setattr(self, attr, None if shape is None else np.zeros(shape, dtype=self.dtype))
 
     reset_states = reset_state
 
@@ -469,30 +522,38 @@ class AUC:
             self.false_negatives,
         ]
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        """Accumulate the confusion counts of a batch.
-
-        Parameters
-        ----------
-        y_true : array-like
-            Labels; any non-zero value is positive.  Flattened.
-        y_pred : array-like of the same size
-            Scores in [0, 1].  Flattened.
-        sample_weight : array-like, default=None
-            Non-negative weight of each prediction (broadcast to its shape).
-        """
+    def _inputs(self, y_true, y_pred, sample_weight):
         yt = np.asarray(y_true)
         if yt.dtype.kind not in "biuf":
             raise ValueError(f"y_true must contain numbers or booleans, got dtype {yt.dtype}")
         yp = _finite(y_pred, "y_pred", np.float64)
-        if yt.size != yp.size:
+        per_label = self.multi_label or self.label_weights is not None
+        if per_label:
+            if yp.ndim != 2 or yt.shape != yp.shape:
+                raise ValueError(
+                    "y_true and y_pred must both have shape (N, L) with multi_label or "
+                    f"label_weights, got {yt.shape} and {yp.shape}"
+                )
+            L = yp.shape[1]
+            if self.label_weights is not None and self.label_weights.shape[0] != L:
+                raise ValueError(
+                    f"label_weights has {self.label_weights.shape[0]} values but the "
+                    f"inputs have {L} labels"
+                )
+            if self.multi_label and self.num_labels is not None and self.num_labels != L:
+                raise ValueError(f"the inputs have {L} labels, the metric {self.num_labels}")
+        elif yt.size != yp.size:
             raise ValueError(f"y_true has {yt.size} values but y_pred has {yp.size}")
+        if self.from_logits:
+            yp = special.expit(yp)
         if ((yp < 0) | (yp > 1)).any():
             raise ValueError("y_pred must lie in [0, 1]")
         if sample_weight is None:
             w = np.ones(yp.shape)
         else:
             w = _finite(sample_weight, "sample_weight", np.float64)
+            if w.ndim == yp.ndim - 1 and w.ndim > 0:
+                w = w[..., None]  # one weight per example, as Keras expands it
             try:
                 w = np.broadcast_to(w, yp.shape)
             except ValueError as exc:
@@ -501,18 +562,45 @@ class AUC:
                 ) from exc
             if (w < 0).any():
                 raise ValueError("sample_weight must be non-negative")
-        pos = yt.reshape(-1) != 0
-        yp, w = yp.reshape(-1), w.reshape(-1)
+        if self.label_weights is not None and not self.multi_label:
+            w = w * self.label_weights.astype(np.float64)
+        return yt != 0, yp, w
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Accumulate the confusion counts of a batch.
+
+        Parameters
+        ----------
+        y_true : array-like
+            Labels; any non-zero value is positive.  Flattened, or of shape ``(N, L)``
+            with ``multi_label`` or ``label_weights``.
+        y_pred : array-like of the same shape
+            Scores in [0, 1] (logits with ``from_logits``).
+        sample_weight : array-like, default=None
+            Non-negative weight of each prediction (broadcast to its shape; a weight
+            per example with ``(N, L)`` inputs).
+        """
+        pos, yp, w = self._inputs(y_true, y_pred, sample_weight)
+        if self.multi_label:
+            columns = [(pos[:, j], yp[:, j], w[:, j]) for j in range(yp.shape[1])]
+            if self.true_positives is None:
+                self.num_labels = yp.shape[1]
+                self.reset_state()
+        else:
+            columns = [(pos.reshape(-1), yp.reshape(-1), w.reshape(-1))]
         thr = np.asarray(self.thresholds)
-        for mask, hit, miss in (
-            (pos, self.true_positives, self.false_negatives),
-            (~pos, self.false_positives, self.true_negatives),
-        ):
-            order = np.argsort(yp[mask], kind="stable")
-            s, cw = yp[mask][order], np.concatenate([[0.0], np.cumsum(w[mask][order])])
-            below = cw[np.searchsorted(s, thr, side="right")]  # weight of y_pred <= t
-            hit += (cw[-1] - below).astype(self.dtype)
-            miss += below.astype(self.dtype)
+        for j, (pos_j, yp_j, w_j) in enumerate(columns):
+            at = (slice(None), j) if self.multi_label else slice(None)
+            for mask, hit, miss in (
+                (pos_j, self.true_positives, self.false_negatives),
+                (~pos_j, self.false_positives, self.true_negatives),
+            ):
+                order = np.argsort(yp_j[mask], kind="stable")
+                s = yp_j[mask][order]
+                cw = np.concatenate([[0.0], np.cumsum(w_j[mask][order])])
+                below = cw[np.searchsorted(s, thr, side="right")]  # weight of y_pred <= t
+                hit[at] += (cw[-1] - below).astype(self.dtype)
+                miss[at] += below.astype(self.dtype)
 
     def result(self):
         """The area under the curve of the accumulated counts.
@@ -520,8 +608,11 @@ class AUC:
         Returns
         -------
         float
-            The value.
+            The value (the mean or weighted mean of the per-label areas with
+            ``multi_label``; 0.0 before the first update).
         """
+        if self.true_positives is None:
+            return 0.0
         tp, fp = self.true_positives.astype(np.float64), self.false_positives.astype(np.float64)
         fn, tn = self.false_negatives.astype(np.float64), self.true_negatives.astype(np.float64)
 
@@ -540,20 +631,28 @@ class AUC:
             ratio = np.where(both, div(P[:-1], np.maximum(P[1:], 0)), 1.0)
             with np.errstate(divide="ignore"):
                 log_ratio = np.log(ratio)
-            auc = div(slope * (dtp + intercept * log_ratio), np.maximum(tp[1:] + fn[1:], 0))
-            return float(np.sum(auc))
-        recall = div(tp, tp + fn)
-        if self.curve == "ROC":
-            x, y = div(fp, fp + tn), recall
+            terms = div(slope * (dtp + intercept * log_ratio), np.maximum(tp[1:] + fn[1:], 0))
         else:
-            x, y = recall, div(tp, tp + fp)
-        if self.summation_method == "interpolation":
-            heights = (y[:-1] + y[1:]) / 2.0
-        elif self.summation_method == "minoring":
-            heights = np.minimum(y[:-1], y[1:])
-        else:
-            heights = np.maximum(y[:-1], y[1:])
-        return float(np.sum((x[:-1] - x[1:]) * heights))
+            recall = div(tp, tp + fn)
+            if self.curve == "ROC":
+                x, y = div(fp, fp + tn), recall
+            else:
+                x, y = recall, div(tp, tp + fp)
+            if self.summation_method == "interpolation":
+                heights = (y[:-1] + y[1:]) / 2.0
+            elif self.summation_method == "minoring":
+                heights = np.minimum(y[:-1], y[1:])
+            else:
+                heights = np.maximum(y[:-1], y[1:])
+            terms = (x[:-1] - x[1:]) * heights
+        if not self.multi_label:
+            return float(np.sum(terms))
+        by_label = np.sum(terms, axis=0)
+        if self.label_weights is None:
+            return float(np.mean(by_label))
+        lw = self.label_weights.astype(np.float64)
+        total = float(np.sum(lw))
+        return float(np.sum(by_label * lw) / total) if total != 0 else 0.0
 
     def __call__(self, *args, **kwargs):
         """``update_state(*args, **kwargs)``, then ``result()``."""
@@ -563,5 +662,5 @@ class AUC:
     def __repr__(self):
         return (
             f"AUC(num_thresholds={self.num_thresholds}, curve={self.curve!r}, "
-            f"summation_method={self.summation_method!r})"
+            f"summation_method={self.summation_method!r}, multi_label={self.multi_label})"
         )
