@@ -351,6 +351,11 @@ def bayesian_expected_calibration_error(
         \mathrm{ECE} = \sum_b \frac{q_{1b}}{\sum_{b'} q_{1b'}}
             \left\lvert \frac{q_{1b}}{q_{0b} + q_{1b}} - \mu_b \right\rvert .
 
+    The samples have the reference's distribution but not its numbers: the reference
+    draws them with TensorFlow's random generators (``tfp.distributions.Dirichlet``
+    and ``TruncatedNormal``), whose streams NumPy cannot reproduce, so no seed gives
+    the reference's samples; the tests compare distributions, not values.
+
     Parameters
     ----------
     num_bins : int

@@ -2,7 +2,8 @@
 
 The golden values were produced by running the NumPy modules of Google's
 uncertainty_metrics 0.0.82 (github.com/google/uncertainty-metrics, commit
-c046458f4f4336d006360248e619530a9328a49f):
+c046458f4f4336d006360248e619530a9328a49f; these two files differ from be3a042, the
+commit that set the version to 0.0.82, in the copyright year only):
 ``uncertainty_metrics/numpy/censored_calibration_error.py`` (``cce``, ``cce_conf_int``)
 and ``uncertainty_metrics/numpy/semiparametric_calibration_error.py`` (``spce``,
 ``spce_conf_int``), with NumPy 2.4.6, SciPy 1.17.1 and scikit-learn 1.9.1 (``np.float``
