@@ -22,9 +22,10 @@ that the global random state advances alike).  The numbers agree with the refere
 to rounding (``tests/compat/test_um_semiparametric_golden.py``).
 
 * SPCE folds: ``StratifiedKFold(folds, shuffle=True, random_state=708)`` on the labels,
-  or ``fold_generator``.  The spline smoother sorts the weights with the probabilities
-  (the reference passes them unsorted, which attaches them to the wrong points for
-  ``weights="relative"``/``"chi"``; with the default constant weights the two agree).
+  or ``fold_generator``.  The spline weights are normalised on each training part, as
+  the reference does, and sorted with the probabilities (the reference passes them
+  unsorted, which attaches them to the wrong points for ``weights="relative"``/
+  ``"chi"``; with the default constant weights the two agree).
 * CCE folds: the reference's ``StratifiedSurvivalKFold`` (events and censored subjects
   separately, sorted by time, each block of ``folds`` subjects a permutation of the
   fold ids from ``RandomState(seed)``), seed 708 for the bandwidth choice and
@@ -117,6 +118,17 @@ def _global_bootstrap_se(values, w, normalize, n_bootstrap):
     """Bootstrap standard error from NumPy's global random state, with the reference's
     draws (``np.random.choice(n, n)`` per resample)."""
     return _bootstrap_se(values, w, normalize, n_bootstrap, np.random.mtrand._rand)
+
+
+def _spce_cross_fit(p, y, wfun, folds, smoothing, params):
+    """Cross-fitted calibration function, shape (n_params, n), with the spline weights
+    normalised to mean 1 on each training part, as the reference does (the kernel
+    smoother does not use them)."""
+    a = np.empty((len(params), p.shape[0]))
+    for train, test in folds:
+        w = wfun / wfun[train].mean()
+        a[:, test] = _cross_fit(p, y, w, [(train, test)], smoothing, params)[:, test]
+    return a
 
 
 def _z(alpha):
@@ -281,12 +293,12 @@ class SemiparametricCalibrationError:
             V = float(np.sum(wn**2 * p * (1.0 - p)))
             grid = np.linspace(lo * V, hi * V, self.hyperparam_attempts)
         folds = self._splits(p, y)
-        a_grid = _cross_fit(p, y, wn, folds, self.smoothing, grid)
+        a_grid = _spce_cross_fit(p, y, wfun, folds, self.smoothing, grid)
         best = _best(grid, np.mean(wn * (a_grid - y) ** 2, axis=1))
         best = best * n**0.08 if self.smoothing == "kernel" else best * 0.985
         if self.verbose:
             print(f"SPCE: hyperparameter {best}")
-        a = _cross_fit(p, y, wn, folds, self.smoothing, [best])[0]
+        a = _spce_cross_fit(p, y, wfun, folds, self.smoothing, [best])[0]
         stat = (p - y) * (p - a)
         influence = (p - a) * (p + a - 2.0 * y)
         est = float(_weighted_mean(influence if self.orthogonal else stat, wfun, self.normalize))
