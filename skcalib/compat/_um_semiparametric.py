@@ -34,7 +34,9 @@ to rounding (``tests/compat/test_um_semiparametric_golden.py``).
   **squared** scale, as the reference does (``cce_conf_int`` and all SPCE functions
   are on the square-root scale).  Where a test point has no training point inside
   the cubic kernel (or the Gaussian kernel underflows) the reference divides 0 by 0
-  and skips that bandwidth; skcalib's smoother returns 0 there.
+  and skips that bandwidth; skcalib's smoother returns 0 there.  For a subject with
+  time 0 the reference overwrites its calibration function with 0 (the not-at-risk
+  cells it zeroes include a view of it); skcalib keeps the estimate.
 * :func:`skcalib.metrics.censored_calibration_error` differs on purpose (it divides
   the bandwidth by ``n**0.08``, seeds everything by ``random_state`` and is on the
   square-root scale); these functions exist to give the reference's numbers.
