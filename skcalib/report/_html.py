@@ -355,8 +355,9 @@ def _decomposition_section(report, inputs, digits):
         + "".join(rows)
         + "</tbody></table></div>"
         '<p class="note">Brier score = reliability - resolution + uncertainty + within-bin '
-        f"variance + within-bin covariance (Murphy 1973, on the table's {report.n_bins} "
-        "equal-width bins; skcalib.metrics.brier_decomposition). Log score = "
+        "variance - within-bin covariance (Murphy 1973, Stephenson et al. 2008, on the "
+        f"table's {report.n_bins} equal-width bins; skcalib.metrics.brier_decomposition). "
+        "Log score = "
         "miscalibration - discrimination + uncertainty (CORP decomposition, isotonic "
         "recalibration, Dimitriadis, Gneiting and Jordan 2021; "
         "skcalib.metrics.score_decomposition)." + _e(log_note) + "</p>"

@@ -437,3 +437,241 @@ def test_page_renders_in_headless_chromium(tmp_path):
     rgb = (img[..., :3] * 255).astype(np.uint8).reshape(-1, 3)
     assert len(np.unique(rgb, axis=0)) > 50  # text, tables and plots, not a blank page
     assert (rgb != 255).any(axis=1).mean() > 0.02
+
+
+@pytest.mark.parametrize(
+    ("n_samples", "n_bins", "expected"),
+    [
+        (1, 15, 1),
+        (3, 15, 3),  # fewer samples than 5: one bin per sample
+        (143, 15, 5),  # the demo's breast_cancer test split: 5 bins of about 29
+        (450, 15, 9),  # digits: 9 bins of 50
+        (749, 15, 14),
+        (750, 15, 15),
+        (10**6, 15, 15),  # capped by --n-bins
+        (450, 4, 4),
+    ],
+)
+def test_diagram_n_bins_rule(n_samples, n_bins, expected):
+    from skcalib.report._figures import diagram_n_bins
+
+    assert diagram_n_bins(n_samples, n_bins) == expected
+
+
+def _rows_by_model(table):
+    return {row[0]["text"]: row[1:] for row in table[1:]}
+
+
+@pytest.fixture(scope="module")
+def multiclass_data():
+    rng = np.random.default_rng(3)
+    n = 300
+    logits = rng.normal(size=(n, 3)) * 2.0
+    proba = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    y = np.array([rng.choice(3, p=row) for row in proba])
+    # an overconfident model: the same logits, sharpened
+    sharp = np.exp(3 * logits) / np.exp(3 * logits).sum(1, keepdims=True)
+    return y, {"calibrated": proba, "overconfident": sharp}
+
+
+@pytest.mark.parametrize("data", ["binary_data", "multiclass_data"])
+def test_confidence_intervals_are_those_of_calibration_error_ci(tmp_path, data, request):
+    from skcalib.metrics import (
+        brier_score,
+        calibration_error_ci,
+        expected_calibration_error,
+        negative_log_likelihood,
+    )
+
+    y, proba = request.getfixturevalue(data)
+    report = calibration_report(y, proba, n_bins=10)
+    path = write_html(
+        report, tmp_path / "c.html", inputs={"y_true": y, "y_proba": proba}, random_state=7
+    )
+    _, page = parse(path)
+    (table,) = tables_of(page, "ci")
+    for m, cells in _rows_by_model(table).items():
+        p = proba[m]
+        if p.ndim == 1:  # the table's positive-class probability, as two columns
+            p = np.c_[1 - p, p]
+        for cell, func in zip(
+            cells, (expected_calibration_error, brier_score, negative_log_likelihood), strict=True
+        ):
+            kw = {"n_bins": 10} if func is expected_calibration_error else {}
+            ci = calibration_error_ci(func, y, p, n_resamples=200, random_state=7, **kw)
+            assert float(cell["attrs"]["data-low"]) == ci.low
+            assert float(cell["attrs"]["data-high"]) == ci.high
+            assert ci.low < ci.high
+            # the estimate is the table's number
+            assert cell["text"].split()[0] == f"{report.values[m][cell['attrs']['data-key']]:.4f}"
+
+
+def test_decompositions_add_up_to_the_table(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba, n_bins=10)
+    _, page = parse(write_html(report, tmp_path / "d.html", inputs={"y_true": y, "y_proba": proba}))
+    (table,) = tables_of(page, "decomposition")
+    for m, cells in _rows_by_model(table).items():
+        v = [float(c["text"]) for c in cells]
+        brier, rel, res, unc, wbv, wbc, log, mcb, dsc, log_unc = v
+        assert brier == pytest.approx(report.values[m]["brier_score"], abs=1e-4)
+        # Murphy (1973) with the within-bin terms (Stephenson et al. 2008): exact
+        assert rel - res + unc + wbv - wbc == pytest.approx(brier, abs=5e-4)
+        # CORP (Dimitriadis et al. 2021): exact; binary log score = NLL
+        assert mcb - dsc + log_unc == pytest.approx(log, abs=5e-4)
+        assert log == pytest.approx(report.values[m]["negative_log_likelihood"], abs=1e-4)
+        assert mcb >= 0 and dsc >= 0
+        # the base rate's uncertainty, y.mean() * (1 - y.mean())
+        assert unc == pytest.approx(y.mean() * (1 - y.mean()), abs=1e-4)
+
+
+def test_recalibration_preview_is_cross_fitted(tmp_path, multiclass_data):
+    """Slow re-implementation: fit each fold by hand, compare the out-of-fold metrics."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from skcalib.metrics import expected_calibration_error, negative_log_likelihood
+    from skcalib.recalibration import IsotonicCalibration, TemperatureScaling
+
+    y, proba = multiclass_data
+    report = calibration_report(y, proba, n_bins=10)
+    _, page = parse(write_html(report, tmp_path / "r.html", inputs={"y_true": y, "y_proba": proba}))
+    (table,) = tables_of(page, "recalibration")
+    got = {m: [float(c["text"]) for c in cells] for m, cells in _rows_by_model(table).items()}
+    for m, p in proba.items():
+        expected_ece = [expected_calibration_error(y, p, n_bins=10)]
+        expected_nll = [negative_log_likelihood(y, p)]
+        for cls in (TemperatureScaling, IsotonicCalibration):
+            out = np.zeros_like(p)
+            for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(p, y):
+                cal = cls(input="proba", classes=[0, 1, 2]).fit(p[train], y[train])
+                out[test] = cal.predict_proba(p[test])
+            expected_ece.append(expected_calibration_error(y, out, n_bins=10))
+            expected_nll.append(negative_log_likelihood(y, out))
+        assert got[m] == pytest.approx(expected_ece + expected_nll, abs=1e-4)
+    # the overconfident model gains from temperature scaling, in NLL and ECE
+    ece, ece_t, _, nll, nll_t, _ = got["overconfident"]
+    assert nll_t < nll - 0.1 and ece_t < ece
+
+
+def _spy_curves(monkeypatch):
+    from skcalib.report import _figures
+
+    calls = []
+    original = _figures._metrics.reliability_curve
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_figures._metrics, "reliability_curve", spy)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("options", "strategy", "interval"),
+    [
+        ([], "quantile", "wilson"),
+        (["--strategy", "uniform", "--intervals", "clopper_pearson"], "uniform", "clopper_pearson"),
+        (["--intervals", "none"], "quantile", None),
+    ],
+)
+def test_strategy_and_intervals_reach_png_and_html(
+    tmp_path, monkeypatch, options, strategy, interval
+):
+    calls = _spy_curves(monkeypatch)
+    rng = np.random.default_rng(4)
+    p = rng.uniform(size=200)
+    y = (rng.uniform(size=200) < p).astype(int)
+    src = tmp_path / "p.csv"
+    np.savetxt(src, np.c_[y, p], delimiter=",", header="y,1", comments="", fmt=["%d", "%.17g"])
+    out_dir, page = tmp_path / "out", tmp_path / "p.html"
+    argv = ["report", str(src), "--out", str(out_dir), "--html", str(page), *options]
+    rc, _, err = run(argv)
+    assert rc == 0, err
+    calls = [kw for kw in calls if "strategy" in kw]  # not the table's curves
+    assert len(calls) == 2  # the PNG file and the page
+    for kw in calls:
+        assert kw["strategy"] == strategy and kw["n_bins"] == 5  # 200 // 50 -> 5 bins
+        if interval is None:
+            assert kw["confidence_level"] is None
+        else:
+            assert kw["confidence_level"] == 0.95 and kw["interval"] == interval
+    decode_png(
+        "data:image/png;base64,"
+        + base64.b64encode((out_dir / "reliability_p.png").read_bytes()).decode()
+    )
+    text, _ = parse(page)
+    what = "equal-mass" if strategy == "quantile" else "equal-width"
+    assert f"model: 5 {what} bins" in text
+
+
+def test_classwise_diagrams(tmp_path, multiclass_data):
+    from skcalib.metrics import reliability_curve
+    from skcalib.report._figures import classwise_figure
+
+    y, proba = multiclass_data
+    report = calibration_report(y, proba, n_bins=10)
+    inputs = {"y_true": y, "y_proba": proba}
+    text, page = parse(write_html(report, tmp_path / "w.html", inputs=inputs, classwise=True))
+    alts = [i["alt"] for i in page.imgs]
+    assert alts.count("class-wise reliability diagrams of calibrated") == 1
+    assert len(alts) == 2 + len(proba)
+    fig, caption = classwise_figure(report, inputs, "overconfident")
+    assert caption == "overconfident, class-wise: 6 equal-mass bins per class"
+    curve = reliability_curve(
+        y,
+        proba["overconfident"],
+        n_bins=6,
+        strategy="quantile",
+        multiclass="classwise",
+        confidence_level=0.95,
+    )
+    panels = [a for a in fig.axes if a.get_title().startswith("class ")]
+    assert [a.get_title() for a in panels] == ["class 0", "class 1", "class 2"]
+    for k, ax in enumerate(panels):
+        line = next(ln for ln in ax.get_lines() if ln.get_linestyle() == "-")
+        keep = curve.bin_count[k] > 0
+        np.testing.assert_allclose(line.get_xdata(), curve.prob_pred[k][keep])
+        np.testing.assert_allclose(line.get_ydata(), curve.prob_true[k][keep])
+
+
+def test_streamed_diagrams_come_from_the_accumulators(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from skcalib.report._figures import reliability_figure
+    from skcalib.streaming import CalibrationAccumulator
+
+    rng = np.random.default_rng(5)
+    n = 600
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    src = tmp_path / "s.parquet"
+    pd.DataFrame({"y": y, "1": p}).to_parquet(src)
+    from skcalib.report._stream import stream_report
+
+    report = stream_report(src, n_bins=8)
+    fig, captions = reliability_figure(report, None, interval="clopper_pearson")
+    assert captions == ["model: 8 equal-width bins"]
+    acc = CalibrationAccumulator(n_bins=8).update(y, p)
+    curve = acc.reliability_curve(confidence_level=0.95, interval="clopper_pearson")
+    ax = fig.axes[0]
+    line = next(ln for ln in ax.get_lines() if ln.get_linestyle() == "-")
+    np.testing.assert_allclose(line.get_ydata(), curve.prob_true[curve.bin_count > 0])
+    # the error bars span the Clopper-Pearson intervals
+    (bars,) = [c for c in ax.collections if len(c.get_segments()) == (curve.bin_count > 0).sum()]
+    segs = np.array(bars.get_segments())
+    np.testing.assert_allclose(segs[:, 0, 1], curve.prob_true_low[curve.bin_count > 0])
+    np.testing.assert_allclose(segs[:, 1, 1], curve.prob_true_high[curve.bin_count > 0])
+
+
+def test_bad_options(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba)
+    with pytest.raises(ValueError, match="strategy must be one of"):
+        write_html(report, tmp_path / "x.html", strategy="kmeans")
+    with pytest.raises(ValueError, match="intervals must be one of"):
+        write_html(report, tmp_path / "x.html", intervals="normal")
+    with pytest.raises(ValueError, match="random_state must be an int"):
+        write_html(report, tmp_path / "x.html", random_state=None)
+    rc, _, err = run(["report", "--demo", "--strategy", "kmeans"])
+    assert rc == 2 and "--strategy" in err
