@@ -304,7 +304,9 @@ def _write_html(reports, args):
     inputs = getattr(args, "_html_inputs", None)
     source = "--demo: scikit-learn's breast_cancer and digits" if args.demo else args.predictions
     if args.by:
-        reports, inputs = by_sections(reports, inputs, has_model_col=args.model_col is not None)
+        reports, inputs = by_sections(
+            reports, inputs, by=_split(args.by), has_model_col=args.model_col is not None
+        )
     try:
         write_html(
             reports,
@@ -490,13 +492,32 @@ def _csv_value(v):
     return str(v)
 
 
-def by_sections(reports, inputs, *, has_model_col):
+def _group_of(name, by):
+    """The ``"col=value, ..."`` part of a row name ``"col=value, ..., model"``.
+
+    Read from the left, one ``--by`` column after the other (so a model name may hold
+    ``", "``; a value may too, except the last one); None if the name does not fit.
+    """
+    parts = name.split(", ")
+    key, i = [], 0
+    for j, col in enumerate(by):
+        if i >= len(parts) or not parts[i].startswith(f"{col}="):
+            return None
+        piece, i = parts[i], i + 1
+        following = by[j + 1] if j + 1 < len(by) else None
+        while following is not None and i < len(parts) and not parts[i].startswith(f"{following}="):
+            piece, i = f"{piece}, {parts[i]}", i + 1
+        key.append(piece)
+    return ", ".join(key) if i < len(parts) else None
+
+
+def by_sections(reports, inputs, *, by, has_model_col):
     """Split each report of ``--by`` rows into one report per group, for the HTML page.
 
     The rows are named ``"col=value, ..., model"`` (the model last, with a model column):
-    the rows sharing the part before the model form a group; without a model column each
-    row is a group.  The sub-reports share the numbers, curves and predictions of the
-    report (nothing is recomputed).
+    the rows of one group share the ``--by`` part; without a model column each row is a
+    group.  The sub-reports share the numbers, curves and predictions of the report
+    (nothing is recomputed).
     """
     from ._report import CalibrationReport
 
@@ -506,7 +527,7 @@ def by_sections(reports, inputs, *, has_model_col):
     for r, inp in zip(reports, inputs, strict=True):
         groups = {}
         for m in r.models:
-            key = m.rsplit(", ", 1)[0] if has_model_col and ", " in m else m
+            key = (_group_of(m, by) if has_model_col else None) or m
             groups.setdefault(key, []).append(m)
         for key, models in groups.items():
             sub = CalibrationReport(

@@ -202,5 +202,5 @@ def classwise_figure(report, inputs, model, *, strategy="quantile", interval="wi
             legend.remove()
     fig.suptitle(f"{model}: class-wise reliability (dotted: perfect calibration)")
     fig.supxlabel("Predicted probability of the class")
-    fig.supylabel("Observed frequency (above), samples per bin (below)")
+    fig.supylabel("Observed frequency; samples per bin")
     return fig, f"{model}, class-wise: {_bins_text(n_bins, used)} per class"

@@ -675,3 +675,32 @@ def test_bad_options(tmp_path, binary_data):
         write_html(report, tmp_path / "x.html", random_state=None)
     rc, _, err = run(["report", "--demo", "--strategy", "kmeans"])
     assert rc == 2 and "--strategy" in err
+
+
+def test_by_sections_with_a_model_column(tmp_path):
+    rng = np.random.default_rng(6)
+    n = 240
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    model = rng.choice(["A", "B, c"], size=n)  # a model name with the separator in it
+    group = rng.choice(["u", "v"], size=n)
+    src = tmp_path / "m.csv"
+    with open(src, "w", encoding="utf-8") as f:
+        f.write("y,1,model,g\n")
+        for row in zip(y, p, model, group, strict=True):
+            f.write('{},{!r},"{}",{}\n'.format(row[0], float(row[1]), *row[2:]))
+    page = tmp_path / "m.html"
+    rc, out, err = run(
+        ["report", str(src), "--model-col", "model", "--by", "g", "--html", str(page)]
+    )
+    assert rc == 0, err
+    text, parsed = parse(page)
+    headings = re.findall(r"<h2>(.*?)</h2>", text)
+    assert sorted(headings[:2]) == ["m: g=u", "m: g=v"] and headings[2:] == ["Provenance"]
+    for table in metrics_tables(parsed):
+        rows = [r[0]["text"] for r in table[1:]]
+        assert len(rows) == 2 and len({r.split(",")[0] for r in rows}) == 1
+        assert sorted(r.split(", ", 1)[1] for r in rows) == ["A", "B, c"]
+        for r in rows:  # the numbers are those of the printed table
+            line = next(ln for ln in out.splitlines() if ln.startswith(r + " "))
+            assert line.split()[-6:] == [c["text"] for c in table[1:][rows.index(r)][2:]]
