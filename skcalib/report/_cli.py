@@ -29,8 +29,8 @@ fitted on datasets that ship with scikit-learn (--demo, works offline).
 
 Files are written only when --out DIR is given: DIR/calibration_report.csv (one row per
 model), DIR/calibration_report.json (the rows plus the reliability-curve data) and
-DIR/reliability_<name>.png (reliability diagram; skipped with a note when matplotlib is not
-installed).  Without --out nothing is written.
+DIR/reliability_<name>.png (reliability diagrams, one panel per model; skipped with a note
+when matplotlib is not installed).  Without --out nothing is written.
 """
 
 EPILOG = """\
@@ -61,6 +61,16 @@ def _positive_int(text):
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
 
 
@@ -132,7 +142,8 @@ def add_report_parser(subparsers):
         metavar="N",
         type=_positive_int,
         default=15,
-        help="number of bins of the binned metrics and the diagram (default: 15)",
+        help="number of bins of the binned metrics (default: 15), and the most bins of "
+        "a reliability diagram (see --strategy)",
     )
     p.add_argument(
         "--renormalize",
@@ -158,8 +169,10 @@ def add_report_parser(subparsers):
         "--html",
         metavar="FILE",
         default=None,
-        help="write one self-contained HTML page (tables, reliability diagrams, rejection "
-        "curves, calibration tests, provenance; no script, nothing from the network)",
+        help="write one self-contained HTML page (tables with bootstrap intervals, score "
+        "decompositions, calibration tests, reliability diagrams, rejection curves, a "
+        "cross-fitted recalibration preview, provenance; one section per --by group; no "
+        "script, nothing from the network)",
     )
     p.add_argument(
         "--strategy",
@@ -185,7 +198,7 @@ def add_report_parser(subparsers):
     p.add_argument(
         "--seed",
         metavar="N",
-        type=int,
+        type=_seed,
         default=0,
         help="seed of the bootstrap intervals and of the folds of the recalibration "
         "preview of the HTML page (default: 0)",

@@ -561,8 +561,8 @@ def _options(strategy, intervals, classwise, random_state):
         raise ValueError(f"strategy must be one of {DIAGRAM_STRATEGIES}, got {strategy!r}")
     if intervals not in INTERVALS:
         raise ValueError(f"intervals must be one of {INTERVALS}, got {intervals!r}")
-    if not isinstance(random_state, int) or isinstance(random_state, bool):
-        raise ValueError(f"random_state must be an int, got {random_state!r}")
+    if not isinstance(random_state, int) or isinstance(random_state, bool) or random_state < 0:
+        raise ValueError(f"random_state must be an int >= 0, got {random_state!r}")
     return {
         "strategy": strategy,
         "intervals": intervals,

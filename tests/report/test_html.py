@@ -673,8 +673,12 @@ def test_bad_options(tmp_path, binary_data):
         write_html(report, tmp_path / "x.html", intervals="normal")
     with pytest.raises(ValueError, match="random_state must be an int"):
         write_html(report, tmp_path / "x.html", random_state=None)
+    with pytest.raises(ValueError, match="random_state must be an int >= 0"):
+        write_html(report, tmp_path / "x.html", random_state=-1)
     rc, _, err = run(["report", "--demo", "--strategy", "kmeans"])
     assert rc == 2 and "--strategy" in err
+    rc, _, err = run(["report", "--demo", "--seed", "-3"])
+    assert rc == 2 and "--seed" in err and "integer >= 0" in err
 
 
 def test_by_sections_with_a_model_column(tmp_path):
