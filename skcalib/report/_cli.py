@@ -29,8 +29,8 @@ fitted on datasets that ship with scikit-learn (--demo, works offline).
 
 Files are written only when --out DIR is given: DIR/calibration_report.csv (one row per
 model), DIR/calibration_report.json (the rows plus the reliability-curve data) and
-DIR/reliability_<name>.png (reliability diagram; skipped with a note when matplotlib is not
-installed).  Without --out nothing is written.
+DIR/reliability_<name>.png (reliability diagrams, one panel per model; skipped with a note
+when matplotlib is not installed).  Without --out nothing is written.
 """
 
 EPILOG = """\
@@ -61,6 +61,16 @@ def _positive_int(text):
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
 
 
@@ -132,7 +142,8 @@ def add_report_parser(subparsers):
         metavar="N",
         type=_positive_int,
         default=15,
-        help="number of bins of the binned metrics and the diagram (default: 15)",
+        help="number of bins of the binned metrics (default: 15), and the most bins of "
+        "a reliability diagram (see --strategy)",
     )
     p.add_argument(
         "--renormalize",
@@ -158,8 +169,39 @@ def add_report_parser(subparsers):
         "--html",
         metavar="FILE",
         default=None,
-        help="write one self-contained HTML page (tables, reliability diagrams, rejection "
-        "curves, calibration tests, provenance; no script, nothing from the network)",
+        help="write one self-contained HTML page (tables with bootstrap intervals, score "
+        "decompositions, calibration tests, reliability diagrams, rejection curves, a "
+        "cross-fitted recalibration preview, provenance; one section per --by group; no "
+        "script, nothing from the network)",
+    )
+    p.add_argument(
+        "--strategy",
+        choices=("quantile", "uniform"),
+        default="quantile",
+        help="bins of the reliability diagrams (PNG and HTML): 'quantile' (equal-mass, "
+        "every bin has data; default) or 'uniform' (equal-width); min(--n-bins, max(5, "
+        "n // 50)) bins of in-memory predictions (streamed data: the --n-bins "
+        "equal-width bins)",
+    )
+    p.add_argument(
+        "--intervals",
+        choices=("wilson", "clopper_pearson", "none"),
+        default="wilson",
+        help="95%% interval of each bin's observed frequency in the reliability "
+        "diagrams (default: wilson)",
+    )
+    p.add_argument(
+        "--classwise",
+        action="store_true",
+        help="add class-wise reliability diagrams (one panel per class) for each model",
+    )
+    p.add_argument(
+        "--seed",
+        metavar="N",
+        type=_seed,
+        default=0,
+        help="seed of the bootstrap intervals and of the folds of the recalibration "
+        "preview of the HTML page (default: 0)",
     )
     p.add_argument(
         "--scheduler",
@@ -246,7 +288,14 @@ def run_report(args):
     print("\n\n".join(r.to_string(digits=args.digits) for r in reports))
     if args.out is not None:
         try:
-            written, note = write_outputs(reports, args.out)
+            written, note = write_outputs(
+                reports,
+                args.out,
+                inputs=getattr(args, "_html_inputs", None),
+                strategy=args.strategy,
+                intervals=args.intervals,
+                classwise=args.classwise,
+            )
         except OSError as exc:
             return _error(f"cannot write to {args.out!r}: {_message(exc)}")
         print()
@@ -267,8 +316,23 @@ def _write_html(reports, args):
         return _error("--html needs matplotlib (pip install matplotlib)")
     inputs = getattr(args, "_html_inputs", None)
     source = "--demo: scikit-learn's breast_cancer and digits" if args.demo else args.predictions
+    if args.by:
+        reports, inputs = by_sections(
+            reports, inputs, by=_split(args.by), has_model_col=args.model_col is not None
+        )
     try:
-        write_html(reports, args.html, inputs=inputs, source=source, command=command_line(args))
+        write_html(
+            reports,
+            args.html,
+            inputs=inputs,
+            source=source,
+            command=command_line(args),
+            digits=args.digits,
+            strategy=args.strategy,
+            intervals=args.intervals,
+            classwise=args.classwise,
+            random_state=args.seed,
+        )
     except OSError as exc:
         return _error(f"cannot write to {args.html!r}: {_message(exc)}")
     print(f"wrote {args.html}")
@@ -441,8 +505,79 @@ def _csv_value(v):
     return str(v)
 
 
-def write_outputs(reports, out_dir):
-    """Write the CSV, JSON and PNG files; return (written paths, note or None)."""
+def _group_of(name, by):
+    """The ``"col=value, ..."`` part of a row name ``"col=value, ..., model"``.
+
+    Read from the left, one ``--by`` column after the other (so a model name may hold
+    ``", "``; a value may too, except the last one); None if the name does not fit.
+    """
+    parts = name.split(", ")
+    key, i = [], 0
+    for j, col in enumerate(by):
+        if i >= len(parts) or not parts[i].startswith(f"{col}="):
+            return None
+        piece, i = parts[i], i + 1
+        following = by[j + 1] if j + 1 < len(by) else None
+        while following is not None and i < len(parts) and not parts[i].startswith(f"{following}="):
+            piece, i = f"{piece}, {parts[i]}", i + 1
+        key.append(piece)
+    return ", ".join(key) if i < len(parts) else None
+
+
+def by_sections(reports, inputs, *, by, has_model_col):
+    """Split each report of ``--by`` rows into one report per group, for the HTML page.
+
+    The rows are named ``"col=value, ..., model"`` (the model last, with a model column):
+    the rows of one group share the ``--by`` part; without a model column each row is a
+    group.  The sub-reports share the numbers, curves and predictions of the report
+    (nothing is recomputed).
+    """
+    from ._report import CalibrationReport
+
+    if inputs is None:
+        inputs = [None] * len(reports)
+    out_reports, out_inputs = [], []
+    for r, inp in zip(reports, inputs, strict=True):
+        groups = {}
+        for m in r.models:
+            key = (_group_of(m, by) if has_model_col else None) or m
+            groups.setdefault(key, []).append(m)
+        for key, models in groups.items():
+            sub = CalibrationReport(
+                title=f"{r.title}: {key}" if r.title else key,
+                models=models,
+                columns=r.columns,
+                values={m: r.values[m] for m in models},
+                n_samples={m: r.n_samples[m] for m in models},
+                classes={m: r.classes[m] for m in models},
+                positive_class={m: r.positive_class[m] for m in models},
+                curves={m: r.curves[m] for m in models},
+                n_bins=r.n_bins,
+            )
+            accs = getattr(r, "_accumulators", None)
+            if accs is not None:
+                sub._accumulators = {m: accs[m] for m in models}
+            out_reports.append(sub)
+            if inp is None:
+                out_inputs.append(None)
+                continue
+            sub_inp = dict(inp)
+            for k in ("y_true", "y_proba", "sample_weight"):
+                v = inp.get(k)
+                if isinstance(v, dict):
+                    sub_inp[k] = {m: v[m] for m in models}
+            out_inputs.append(sub_inp)
+    return out_reports, out_inputs
+
+
+def write_outputs(
+    reports, out_dir, *, inputs=None, strategy="quantile", intervals="wilson", classwise=False
+):
+    """Write the CSV, JSON and PNG files; return (written paths, note or None).
+
+    The PNG files hold the reliability diagrams of :func:`save_reliability_diagram`
+    (``inputs``: the predictions of each report, or None).
+    """
     os.makedirs(out_dir, exist_ok=True)
     written = []
     keys = []
@@ -483,24 +618,36 @@ def write_outputs(reports, out_dir):
             "matplotlib is not installed, so no reliability diagram was drawn "
             "(pip install matplotlib)"
         )
+    from ._figures import classwise_figure
+
+    if inputs is None:
+        inputs = [None] * len(reports)
     used = set()
-    for r in reports:
-        path = os.path.join(out_dir, f"reliability_{_slug(r.title, used)}.png")
-        save_reliability_diagram(r, path)
+    for r, inp in zip(reports, inputs, strict=True):
+        slug = _slug(r.title, used)
+        path = os.path.join(out_dir, f"reliability_{slug}.png")
+        save_reliability_diagram(r, path, inputs=inp, strategy=strategy, intervals=intervals)
         written.append(path)
+        if classwise and (inp is not None or getattr(r, "_accumulators", None) is not None):
+            model_slugs = set()
+            for m in r.models:
+                name = f"reliability_{slug}_{_slug(m, model_slugs)}_classwise.png"
+                path = os.path.join(out_dir, name)
+                fig, _ = classwise_figure(r, inp, m, strategy=strategy, interval=intervals)
+                fig.savefig(path, dpi=100)
+                written.append(path)
     return written, None
 
 
-def save_reliability_diagram(report, path):
-    """Save the reliability curves of a report, with the bin counts below, as a PNG.
+def save_reliability_diagram(report, path, *, inputs=None, strategy="quantile", intervals="wilson"):
+    """Save the reliability diagrams of a report as a PNG: one panel per model.
 
-    Drawn by :meth:`CalibrationReport.plot` (one
-    :class:`~skcalib.display.ReliabilityDisplay` per model) on a
-    :class:`matplotlib.figure.Figure` made directly (no pyplot, no GUI backend).
+    Each panel (:class:`~skcalib.display.ReliabilityDisplay`, on a
+    :class:`matplotlib.figure.Figure` made directly: no pyplot, no GUI backend) has its
+    per-bin intervals and the bin counts below; ``inputs`` are the predictions (binned
+    with ``strategy``), else the report's accumulators or curves (equal-width bins).
     """
-    from ..display._base import headless_figure
+    from ._figures import reliability_figure
 
-    fig = headless_figure(figsize=(6.4, 7.6), layout="constrained")
-    ax, ax_count = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
-    report.plot(ax=ax, hist_ax=ax_count)
+    fig, _ = reliability_figure(report, inputs, strategy=strategy, interval=intervals)
     fig.savefig(path, dpi=100)

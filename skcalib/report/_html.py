@@ -20,9 +20,32 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import metrics as _metrics
+from ..metrics._validation import check_classification_input
+from ._figures import (
+    CONFIDENCE_LEVEL,
+    DIAGRAM_STRATEGIES,
+    INTERVALS,
+    MIN_DIAGRAM_BINS,
+    SAMPLES_PER_BIN,
+    classwise_figure,
+    model_inputs,
+    reliability_figure,
+)
 from ._report import CalibrationReport
 
 __all__ = ["render_html", "write_html"]
+
+#: Bootstrap resamples of the confidence intervals of the metrics (kept modest: the
+#: ECE and MCE resample bin counts, but the Brier score and NLL resample rows).
+N_RESAMPLES = 200
+#: Folds of the cross-fitted recalibration preview.
+N_FOLDS = 5
+#: Metrics given a bootstrap confidence interval: (key, header).
+CI_METRICS = (
+    ("expected_calibration_error", "ECE"),
+    ("brier_score", "Brier"),
+    ("negative_log_likelihood", "NLL"),
+)
 
 _CSS = """
 body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:2em auto;
@@ -33,13 +56,10 @@ table{border-collapse:collapse;margin:.6em 0}th,td{padding:.25em .7em;border:1px
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.txt{text-align:left}p.note{color:#555;font-size:.92em}
 .panels{display:flex;flex-wrap:wrap;gap:1em}.panels img{max-width:100%;height:auto}
-figure{margin:0}figcaption{font-size:.9em;color:#555}
+.wide{overflow-x:auto}figure{margin:0}figcaption{font-size:.9em;color:#555}
 code{background:#f5f5f5;padding:0 .2em}dl{display:grid;grid-template-columns:max-content auto;
 gap:.2em 1em}dt{font-weight:bold}dd{margin:0}
 """
-
-#: Confidence level of the per-bin intervals of the reliability diagrams.
-CONFIDENCE_LEVEL = 0.95
 
 
 def _e(text):
@@ -62,26 +82,13 @@ def _img(uri, alt):
     return f'<img src="{uri}" alt="{_e(alt)}">'
 
 
-def _per_model(x, model):
-    if isinstance(x, Mapping):
-        return x[model]
-    return x
-
-
 def _model_inputs(inputs, model):
-    """The arguments of the metric functions for one model (``inputs`` as documented)."""
-    return {
-        "y_true": _per_model(inputs["y_true"], model),
-        "y_proba": _per_model(inputs["y_proba"], model),
-        "sample_weight": _per_model(inputs.get("sample_weight"), model),
-        "labels": inputs.get("labels"),
-        "pos_label": inputs.get("pos_label"),
-    }
+    return model_inputs(inputs, model)
 
 
 def _table(report, digits):
     head = ["model", "n"] + [c.header for c in report.columns]
-    out = ['<table class="metrics">', "<thead><tr>"]
+    out = ['<div class="wide"><table class="metrics">', "<thead><tr>"]
     for h, c in zip(head, [None, None, *report.columns], strict=True):
         title = f' title="{_e(c.description)}"' if c is not None else ""
         out.append(f"<th{title}>{_e(h)}</th>")
@@ -95,7 +102,7 @@ def _table(report, digits):
                 f"{_e(_fmt(v, digits))}</td>"
             )
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -110,70 +117,99 @@ def _binning_note(report):
     return text.rstrip() + ("." if groups else "")
 
 
-def _reliability_panel(curve, name, positive, error):
-    """One model's reliability diagram with its bin counts below, as a data URI."""
-    from ..display import ReliabilityDisplay
-    from ..display._base import headless_figure
+def _canonical(inputs, model):
+    """One model's predictions in the form every metric reads alike.
 
-    fig = headless_figure(figsize=(4.6, 5.4), layout="constrained")
-    ax, ax_count = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
-    ReliabilityDisplay(
-        curve.prob_true,
-        curve.prob_pred,
-        curve.bin_count,
-        curve.bin_edges,
-        calibration_error=error,
-        prob_true_low=curve.get("prob_true_low"),
-        prob_true_high=curve.get("prob_true_high"),
-        multiclass="top_label" if positive is None else "binary",
-        pos_label=positive,
-        estimator_name=name,
-    ).plot(ax=ax, hist_ax=ax_count)
-    return _png_data_uri(fig)
+    The label codes ``0..k-1``, the full ``(n, k)`` probability matrix (a 1-D binary
+    vector becomes its two columns), ``labels=0..k-1`` and the positive column of a
+    binary problem: with these, each metric gives the number of the report's table.
+    """
+    kw = _model_inputs(inputs, model)
+    data = check_classification_input(
+        kw["y_true"],
+        kw["y_proba"],
+        sample_weight=kw["sample_weight"],
+        labels=kw["labels"],
+        pos_label=kw["pos_label"],
+    )
+    p = np.asarray(data.proba, dtype=np.float64)
+    if data.binary_1d:
+        full = np.empty((p.shape[0], 2))
+        full[:, data.pos_index] = p
+        full[:, 1 - data.pos_index] = 1.0 - p
+        p = full
+    k = p.shape[1]
+    return (
+        data.y,
+        p,
+        {
+            "sample_weight": data.sample_weight,
+            "labels": np.arange(k),
+            "pos_label": data.pos_index,
+        },
+    )
 
 
-def _reliability_section(report, inputs):
+def _kwargs_for(func, common, n_bins):
+    import inspect
+
+    params = inspect.signature(func).parameters
+    kw = {k: v for k, v in common.items() if k in params and (v is not None or k != "pos_label")}
+    if "n_bins" in params:
+        kw["n_bins"] = n_bins
+    return kw
+
+
+def _reliability_section(report, inputs, options):
+    strategy, interval = options["strategy"], options["intervals"]
+    streamed = inputs is None and getattr(report, "_accumulators", None) is not None
+    fig, captions = reliability_figure(report, inputs, strategy=strategy, interval=interval)
     out = ["<h3>Reliability diagrams</h3>"]
-    panels = []
-    for m in report.models:
-        pos = report.positive_class[m]
-        if inputs is not None:
-            kw = _model_inputs(inputs, m)
-            curve = _metrics.reliability_curve(
-                kw.pop("y_true"),
-                kw.pop("y_proba"),
-                n_bins=report.n_bins,
-                strategy="quantile",
-                confidence_level=CONFIDENCE_LEVEL,
-                **kw,
+    out.append(
+        f"<figure>{_img(_png_data_uri(fig), 'reliability diagrams, one panel per model')}"
+        f"<figcaption>{_e('; '.join(captions))}</figcaption></figure>"
+    )
+    if options["classwise"] and (inputs is not None or streamed):
+        for m in report.models:
+            cfig, caption = classwise_figure(
+                report, inputs, m, strategy=strategy, interval=interval
             )
-            strategy = "quantile"
-        else:
-            curve = report.curves[m]
-            strategy = "uniform"
-        uri = _reliability_panel(curve, m, pos, report.values[m].get("expected_calibration_error"))
-        what = "equal-mass" if strategy == "quantile" else "equal-width"
-        panels.append(
-            f"<figure>{_img(uri, f'reliability diagram of {m}')}"
-            f"<figcaption>{_e(m)}: {report.n_bins} {what} bins</figcaption></figure>"
-        )
-    out.append('<div class="panels">' + "".join(panels) + "</div>")
+            out.append(
+                f"<figure>{_img(_png_data_uri(cfig), f'class-wise reliability diagrams of {m}')}"
+                f"<figcaption>{_e(caption)}</figcaption></figure>"
+            )
+    what = {
+        "wilson": f"its {CONFIDENCE_LEVEL:.0%} Wilson score interval",
+        "clopper_pearson": f"its {CONFIDENCE_LEVEL:.0%} Clopper-Pearson (exact) interval",
+        "none": "no interval",
+    }[interval]
     if inputs is not None:
-        out.append(
-            f'<p class="note">Each point is one of {report.n_bins} bins holding equal numbers '
-            "of samples (equal-mass bins, so every bin has data at any sample size): the mean "
-            "predicted probability against the observed frequency, with its "
-            f"{CONFIDENCE_LEVEL:.0%} Wilson interval. The dotted diagonal is perfect "
-            "calibration; the bars below count the samples of each bin. The ECE in the legend "
-            f"is the table's ({report.n_bins} equal-width bins).</p>"
+        binning = (
+            "bins holding equal numbers of samples (equal-mass bins: every bin has data "
+            "at any sample size)"
+            if strategy == "quantile"
+            else "equal-width bins"
         )
+        rule = (
+            f"; the bin count is min(--n-bins, max({MIN_DIAGRAM_BINS}, n // "
+            f"{SAMPLES_PER_BIN})), about {SAMPLES_PER_BIN} samples per bin"
+        )
+    elif streamed:
+        binning = (
+            f"the {report.n_bins} equal-width bins of the streamed accumulators (the bins "
+            "of the ECE column; equal-mass bins need the predictions in memory)"
+        )
+        rule = ""
     else:
-        out.append(
-            f'<p class="note">{report.n_bins} equal-width bins, the bins of the ECE and MCE '
-            "columns (the predictions were streamed, so the equal-mass bins with intervals, "
-            "the rejection curves and the calibration tests, which need the predictions in "
-            "memory, are not shown). The bars below count the samples of each bin.</p>"
-        )
+        binning = f"the {report.n_bins} equal-width bins of the ECE column"
+        rule = ""
+        what = "no interval"
+    out.append(
+        f'<p class="note">One panel per model. Each point is one of {_e(binning)}{_e(rule)}: '
+        f"the mean predicted probability against the observed frequency, with {_e(what)}. "
+        "The dotted diagonal is perfect calibration; the bars below count the samples of "
+        "each bin. The ECE in the legend is the table's.</p>"
+    )
     return "".join(out)
 
 
@@ -232,21 +268,220 @@ def _tests_section(report, inputs, digits):
     )
 
 
-def _section(report, inputs, digits):
+def _ci_section(report, inputs, options, digits):
+    seed = options["random_state"]
+    rows = []
+    for m in report.models:
+        y, p, common = _canonical(inputs, m)
+        cells = [f'<td class="txt">{_e(m)}</td>']
+        for key, _ in CI_METRICS:
+            func = getattr(_metrics, key)
+            ci = _metrics.calibration_error_ci(
+                func,
+                y,
+                p,
+                n_resamples=N_RESAMPLES,
+                random_state=seed,
+                **_kwargs_for(func, common, report.n_bins),
+            )
+            cells.append(
+                f'<td class="num" data-key="{_e(key)}" data-low="{_e(repr(float(ci.low)))}" '
+                f'data-high="{_e(repr(float(ci.high)))}">{_e(_fmt(float(ci.estimate), digits))} '
+                f"[{_e(_fmt(float(ci.low), digits))}, {_e(_fmt(float(ci.high), digits))}]</td>"
+            )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>{_e(h)} [{CONFIDENCE_LEVEL:.0%} CI]</th>" for _, h in CI_METRICS)
+    return (
+        "<h3>Confidence intervals</h3>"
+        f'<table class="ci"><thead><tr><th>model</th>{head}</tr></thead><tbody>'
+        + "".join(rows)
+        + "</tbody></table>"
+        f'<p class="note">Bootstrap percentile intervals ({N_RESAMPLES} resamples, seed '
+        f"{_e(seed)}, skcalib.metrics.calibration_error_ci): the ECE resamples the "
+        "(bin, outcome) counts of its bins, the Brier score and NLL resample the rows. "
+        "They show how much each number would move on another sample of the same size.</p>"
+    )
+
+
+def _decomposition_section(report, inputs, digits):
+    rows = []
+    for m in report.models:
+        y, p, common = _canonical(inputs, m)
+        b = _metrics.brier_decomposition(
+            y, p, **_kwargs_for(_metrics.brier_decomposition, common, report.n_bins)
+        )
+        s = _metrics.score_decomposition(
+            y, p, scoring="log_loss", **_kwargs_for(_metrics.score_decomposition, common, 0)
+        )
+        brier = report.values[m]["brier_score"]
+        values = [
+            brier,
+            b["reliability"],
+            b["resolution"],
+            b["uncertainty"],
+            b["within_bin_variance"],
+            b["within_bin_covariance"],
+            s.score,
+            s.miscalibration,
+            s.discrimination,
+            s.uncertainty,
+        ]
+        cells = "".join(f'<td class="num">{_e(_fmt(float(v), digits))}</td>' for v in values)
+        rows.append(f'<tr><td class="txt">{_e(m)}</td>{cells}</tr>')
+    heads = [
+        "Brier",
+        "reliability",
+        "resolution",
+        "uncertainty",
+        "within-bin variance",
+        "within-bin covariance",
+        "log score",
+        "miscalibration",
+        "discrimination",
+        "uncertainty",
+    ]
+    multiclass = any(report.positive_class[m] is None for m in report.models)
+    log_note = (
+        " With more than two classes the log score is decomposed one class against the "
+        "rest and summed over the classes, so it is not the NLL column."
+        if multiclass
+        else " For two classes the log score is the NLL column."
+    )
+    return (
+        "<h3>Score decompositions</h3>"
+        '<div class="wide"><table class="decomposition"><thead><tr><th>model</th>'
+        + "".join(f"<th>{_e(h)}</th>" for h in heads)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div>"
+        '<p class="note">Brier score = reliability - resolution + uncertainty + within-bin '
+        "variance - within-bin covariance (Murphy 1973, Stephenson et al. 2008, on the "
+        f"table's {report.n_bins} equal-width bins; skcalib.metrics.brier_decomposition). "
+        "Log score = "
+        "miscalibration - discrimination + uncertainty (CORP decomposition, isotonic "
+        "recalibration, Dimitriadis, Gneiting and Jordan 2021; "
+        "skcalib.metrics.score_decomposition)." + _e(log_note) + "</p>"
+    )
+
+
+def _cross_fitted(y, p, weight, calibrator, n_classes, seed):
+    """Out-of-fold probabilities of ``calibrator`` fitted on the other folds."""
+    import warnings
+
+    from sklearn.base import clone
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    counts = np.bincount(y, minlength=n_classes)
+    if counts.min() >= N_FOLDS:
+        folds = StratifiedKFold(N_FOLDS, shuffle=True, random_state=seed).split(p, y)
+    else:
+        folds = KFold(N_FOLDS, shuffle=True, random_state=seed).split(p)
+    out = np.empty_like(p)
+    caught = []
+    for train, test in folds:
+        est = clone(calibrator)
+        sw = None if weight is None else weight[train]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            est.fit(p[train], y[train], sample_weight=sw)
+            out[test] = est.predict_proba(p[test])
+        caught += [str(x.message).split("\n")[0] for x in w]
+    return out, sorted(set(caught))
+
+
+def _recalibration_section(report, inputs, options, digits):
+    from ..recalibration import IsotonicCalibration, TemperatureScaling
+
+    seed = options["random_state"]
+    rows, notes = [], []
+    for m in report.models:
+        y, p, common = _canonical(inputs, m)
+        k = p.shape[1]
+        ece_kw = _kwargs_for(_metrics.expected_calibration_error, common, report.n_bins)
+        nll_kw = _kwargs_for(_metrics.negative_log_likelihood, common, report.n_bins)
+        if len(y) < 2 * N_FOLDS:
+            rows.append(
+                f'<tr><td class="txt">{_e(m)}</td><td class="txt" colspan="6">n/a: fewer '
+                f"than {2 * N_FOLDS} samples</td></tr>"
+            )
+            continue
+        ece = [_metrics.expected_calibration_error(y, p, **ece_kw)]
+        nll = [_metrics.negative_log_likelihood(y, p, **nll_kw)]
+        for cal in (
+            TemperatureScaling(input="proba", classes=np.arange(k)),
+            IsotonicCalibration(input="proba", classes=np.arange(k)),
+        ):
+            q, caught = _cross_fitted(y, p, common["sample_weight"], cal, k, seed)
+            ece.append(_metrics.expected_calibration_error(y, q, **ece_kw))
+            nll.append(_metrics.negative_log_likelihood(y, q, **nll_kw))
+            notes += [f"{m}, {type(cal).__name__}: {c}" for c in caught]
+        values = ece + nll
+        cells = "".join(f'<td class="num">{_e(_fmt(float(v), digits))}</td>' for v in values)
+        rows.append(f'<tr><td class="txt">{_e(m)}</td>{cells}</tr>')
+    heads = ["ECE", "ECE, temperature", "ECE, isotonic", "NLL", "NLL, temperature"]
+    heads.append("NLL, isotonic")
+    warn = ""
+    if notes:
+        warn = (
+            '<p class="note">Warnings of the fits: '
+            + "; ".join(_e(n) for n in dict.fromkeys(notes))
+            + "</p>"
+        )
+    return (
+        "<h3>What recalibration would do</h3>"
+        '<table class="recalibration"><thead><tr><th>model</th>'
+        + "".join(f"<th>{_e(h)}</th>" for h in heads)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+        + warn
+        + f'<p class="note">Cross-fitted on the report\'s own predictions: the samples are '
+        f"split into {N_FOLDS} folds (seed {_e(seed)}; stratified by class when every class "
+        f"has {N_FOLDS} samples), temperature scaling and isotonic calibration "
+        "(skcalib.recalibration) are fitted on four folds and applied to the fifth, and "
+        "the metrics are computed on these out-of-fold predictions. This estimates what "
+        "the recalibrator would give when fitted on held-out data of this size and "
+        "applied to new data from the same distribution; it is not a substitute for a "
+        "separate test set. ECE on the table's equal-width bins.</p>"
+    )
+
+
+def _streamed_note(report):
+    return (
+        "<h3>Not available for streamed predictions</h3>"
+        '<p class="note">These predictions were streamed batch by batch into bounded-'
+        "memory accumulators (skcalib.streaming.CalibrationAccumulator), which keep bin "
+        "counts and sums, not the predictions. Everything on this page comes from them. "
+        "What needs the predictions themselves is not shown: the bootstrap confidence "
+        "intervals (resampling rows), the score decompositions (isotonic recalibration, "
+        "binned variances), the calibration tests, equal-mass reliability diagrams, the "
+        "rejection curves (a sort of all confidences) and the recalibration preview "
+        "(fitting on folds of the predictions). Read the file into memory (e.g. as .csv or "
+        ".npz) to get them.</p>"
+    )
+
+
+def _section(report, inputs, digits, options):
     title = report.title or "predictions"
     out = [f"<section><h2>{_e(title)}</h2>", f"<p>{_e(report._describe_problem())}</p>"]
     out.append("<h3>Metrics</h3>")
     out.append(_table(report, digits))
     out.append(f'<p class="note">{_e(_binning_note(report))}</p>')
-    out.append(_reliability_section(report, inputs))
+    if inputs is not None:
+        out.append(_ci_section(report, inputs, options, digits))
+        out.append(_decomposition_section(report, inputs, digits))
+        out.append(_tests_section(report, inputs, digits))
+    out.append(_reliability_section(report, inputs, options))
     if inputs is not None:
         out.append(_rejection_section(report, inputs))
-        out.append(_tests_section(report, inputs, digits))
+        out.append(_recalibration_section(report, inputs, options, digits))
+    elif getattr(report, "_accumulators", None) is not None:
+        out.append(_streamed_note(report))
     out.append("</section>")
     return "".join(out)
 
 
-def _provenance(reports, inputs, source, command):
+def _provenance(reports, inputs, source, command, options):
     from importlib.metadata import version
 
     import sklearn
@@ -266,14 +501,29 @@ def _provenance(reports, inputs, source, command):
     if command is not None:
         items.append(("command line", command))
     bins = sorted({r.n_bins for r in reports})
+    interval = {
+        "wilson": f"{CONFIDENCE_LEVEL:.0%} Wilson intervals",
+        "clopper_pearson": f"{CONFIDENCE_LEVEL:.0%} Clopper-Pearson intervals",
+        "none": "no intervals",
+    }[options["intervals"]]
+    what = "equal-mass" if options["strategy"] == "quantile" else "equal-width"
     rules = (
-        f"ECE, MCE and the streamed diagrams: {', '.join(map(str, bins))} equal-width bins "
-        f"(right-closed); RMSCE: equal-mass bins; reliability diagrams of in-memory "
-        f"predictions: equal-mass bins (strategy='quantile') with {CONFIDENCE_LEVEL:.0%} "
-        "Wilson intervals; binary problems: probability of the positive class, otherwise "
-        "the top label."
+        f"ECE, MCE: {', '.join(map(str, bins))} equal-width bins (right-closed); RMSCE: "
+        f"equal-mass bins; reliability diagrams: {what} bins (strategy="
+        f"'{options['strategy']}'), min(--n-bins, max({MIN_DIAGRAM_BINS}, n // "
+        f"{SAMPLES_PER_BIN})) of them, with {interval} (streamed predictions: the "
+        "equal-width bins of the accumulators); binary problems: probability of the "
+        "positive class, otherwise the top label."
     )
     items.append(("binning", rules))
+    if any(i is not None for i in inputs):
+        items.append(
+            (
+                "seeds",
+                f"random_state={options['random_state']}: bootstrap ({N_RESAMPLES} "
+                f"resamples) and the {N_FOLDS} folds of the recalibration preview",
+            )
+        )
     dl = "".join(
         f"<dt>{_e(k)}</dt><dd>{'<code>' + _e(v) + '</code>' if k == 'command line' else _e(v)}</dd>"
         for k, v in items
@@ -306,7 +556,34 @@ def _as_lists(reports, inputs):
     return reports, inputs
 
 
-def render_html(reports, *, inputs=None, source=None, command=None, digits=4, title=None):
+def _options(strategy, intervals, classwise, random_state):
+    if strategy not in DIAGRAM_STRATEGIES:
+        raise ValueError(f"strategy must be one of {DIAGRAM_STRATEGIES}, got {strategy!r}")
+    if intervals not in INTERVALS:
+        raise ValueError(f"intervals must be one of {INTERVALS}, got {intervals!r}")
+    if not isinstance(random_state, int) or isinstance(random_state, bool) or random_state < 0:
+        raise ValueError(f"random_state must be an int >= 0, got {random_state!r}")
+    return {
+        "strategy": strategy,
+        "intervals": intervals,
+        "classwise": bool(classwise),
+        "random_state": random_state,
+    }
+
+
+def render_html(
+    reports,
+    *,
+    inputs=None,
+    source=None,
+    command=None,
+    digits=4,
+    title=None,
+    strategy="quantile",
+    intervals="wilson",
+    classwise=False,
+    random_state=0,
+):
     """Return one self-contained HTML page of calibration reports, as a string.
 
     See :func:`write_html` for the parameters.
@@ -317,10 +594,11 @@ def render_html(reports, *, inputs=None, source=None, command=None, digits=4, ti
         The page.
     """
     reports, inputs = _as_lists(reports, inputs)
+    options = _options(strategy, intervals, classwise, random_state)
     title = title or "Calibration report"
     body = [f"<h1>{_e(title)}</h1>"]
-    body += [_section(r, i, digits) for r, i in zip(reports, inputs, strict=True)]
-    body.append(_provenance(reports, inputs, source, command))
+    body += [_section(r, i, digits, options) for r, i in zip(reports, inputs, strict=True)]
+    body.append(_provenance(reports, inputs, source, command, options))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -330,15 +608,41 @@ def render_html(reports, *, inputs=None, source=None, command=None, digits=4, ti
     )
 
 
-def write_html(reports, path, *, inputs=None, source=None, command=None, digits=4, title=None):
+def write_html(
+    reports,
+    path,
+    *,
+    inputs=None,
+    source=None,
+    command=None,
+    digits=4,
+    title=None,
+    strategy="quantile",
+    intervals="wilson",
+    classwise=False,
+    random_state=0,
+):
     """Write one self-contained HTML page of calibration reports (needs matplotlib).
 
-    For each report: the metrics table (the numbers of the printed table), one reliability
-    diagram per model with the bin counts below, and, when the predictions are given
-    (``inputs``), equal-mass bins with 95 % Wilson intervals per bin, the rejection curves
-    and the Spiegelhalter and Hosmer-Lemeshow tests; then a provenance section (versions,
-    binning rules, input, command line).  Without ``inputs`` (e.g. a streamed report) the
-    diagrams are those of :attr:`CalibrationReport.curves` (equal-width bins).
+    For each report (one section each, e.g. one per dataset or ``--by`` group):
+
+    * the metrics table (the numbers of the printed table);
+    * with the predictions (``inputs``): 95 % bootstrap confidence intervals of the
+      ECE, Brier score and NLL (200 resamples, seeded by ``random_state``), the Brier
+      (Murphy) and log-score (CORP) decompositions, and the Spiegelhalter and
+      Hosmer-Lemeshow tests;
+    * the reliability diagrams, one panel per model with per-bin intervals and the bin
+      counts below (``strategy`` bins, ``min(n_bins, max(5, n // 50))`` of them);
+      class-wise, one panel per class, with ``classwise=True``;
+    * with the predictions: the rejection curves and a recalibration preview, the ECE
+      and NLL before and after temperature scaling and isotonic calibration fitted
+      cross-fitted (5 folds, seeded) on the report's own predictions.
+
+    A report without ``inputs`` that was streamed (``skcalib report`` on Parquet data)
+    draws its diagrams from its accumulators (equal-width bins, with intervals) and says
+    what needs the predictions in memory; another report without ``inputs`` gets its
+    table and the diagrams of :attr:`CalibrationReport.curves`.  A provenance section
+    ends the page (versions, binning rules, seed, input, row count, command line).
 
     The style sheet is inline and the diagrams are PNG ``data:`` URIs: the page loads
     nothing else (no script, no font, no network), so it can be sent as an attachment.
@@ -364,6 +668,15 @@ def write_html(reports, path, *, inputs=None, source=None, command=None, digits=
         Digits after the decimal point in the tables.
     title : str, default=None
         Page heading (default ``"Calibration report"``).
+    strategy : {"quantile", "uniform"}, default="quantile"
+        Bins of the reliability diagrams: equal-mass (every bin has data at any sample
+        size) or equal-width.
+    intervals : {"wilson", "clopper_pearson", "none"}, default="wilson"
+        95 % intervals of the observed frequency of each bin of the diagrams.
+    classwise : bool, default=False
+        Add one figure per model with a reliability diagram per class.
+    random_state : int, default=0
+        Seed of the bootstrap and of the folds of the recalibration preview.
 
     Returns
     -------
@@ -374,7 +687,8 @@ def write_html(reports, path, *, inputs=None, source=None, command=None, digits=
     --------
     >>> import os, tempfile
     >>> from skcalib.report import calibration_report, write_html
-    >>> y, p = [0, 1, 1, 0, 1, 0], [0.1, 0.9, 0.8, 0.3, 0.7, 0.2]
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0]
+    >>> p = [0.1, 0.9, 0.8, 0.3, 0.7, 0.2, 0.6, 0.4, 0.35, 0.55, 0.85, 0.15]
     >>> report = calibration_report(y, {"model <b>": p}, n_bins=2)
     >>> path = os.path.join(tempfile.mkdtemp(), "report.html")
     >>> _ = write_html(report, path, inputs={"y_true": y, "y_proba": {"model <b>": p}})
@@ -383,7 +697,16 @@ def write_html(reports, path, *, inputs=None, source=None, command=None, digits=
     (True, False, True)
     """
     page = render_html(
-        reports, inputs=inputs, source=source, command=command, digits=digits, title=title
+        reports,
+        inputs=inputs,
+        source=source,
+        command=command,
+        digits=digits,
+        title=title,
+        strategy=strategy,
+        intervals=intervals,
+        classwise=classwise,
+        random_state=random_state,
     )
     with open(os.fspath(path), "w", encoding="utf-8") as f:
         f.write(page)

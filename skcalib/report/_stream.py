@@ -566,7 +566,7 @@ def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, 
     for m in models:
         values[m].setdefault("static_calibration_error", math.nan)
         values[m] = {c.key: values[m][c.key] for c in columns}
-    return CalibrationReport(
+    report = CalibrationReport(
         title=title,
         models=models,
         columns=columns,
@@ -577,3 +577,6 @@ def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, 
         curves=curves,
         n_bins=n_bins,
     )
+    # the HTML page and the PNG diagrams draw intervals and class-wise curves from these
+    report._accumulators = dict(zip(models, accumulators.values(), strict=True))
+    return report

@@ -5,7 +5,6 @@ import io
 import os
 import re
 import shutil
-import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
 
@@ -26,6 +25,7 @@ class _Page(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tables, self.imgs, self.refs, self.tags = [], [], [], []
+        self.table_classes = []
         self._cell = None
 
     def handle_starttag(self, tag, attrs):
@@ -36,6 +36,7 @@ class _Page(HTMLParser):
                 self.refs.append(attrs[name])
         if tag == "table":
             self.tables.append([])
+            self.table_classes.append(attrs.get("class"))
         elif tag == "tr":
             self.tables[-1].append([])
         elif tag in ("td", "th"):
@@ -73,8 +74,12 @@ def decode_png(uri):
     return img
 
 
+def tables_of(page, cls):
+    return [t for t, c in zip(page.tables, page.table_classes, strict=True) if c == cls]
+
+
 def metrics_tables(page):
-    return [t for t in page.tables if t and any("data-key" in c["attrs"] for c in t[-1])]
+    return tables_of(page, "metrics")
 
 
 def check_self_contained(text, page):
@@ -154,10 +159,18 @@ def test_write_html_in_memory(tmp_path, binary_data):
     assert "<script>" not in text and "<b>set" not in text and "a<b>" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in text
     assert "&lt;b&gt;set&lt;/b&gt;" in text and "a&lt;b&gt;.csv" in text
-    # one reliability panel per model, plus the rejection curves
-    assert len(page.imgs) == len(report.models) + 1
+    # one figure of reliability diagrams (a panel per model), one of rejection curves
+    assert [i["alt"] for i in page.imgs] == [
+        "reliability diagrams, one panel per model",
+        "rejection curves",
+    ]
+    # 400 samples: min(10, max(5, 400 // 50)) = 8 equal-mass bins
+    assert "good: 8 equal-mass bins" in text
     assert "Spiegelhalter" in text and "Hosmer-Lemeshow" in text
     assert "Wilson" in text and "equal-mass" in text
+    for heading in ("Confidence intervals", "Score decompositions", "What recalibration"):
+        assert heading in text
+    assert "random_state=0" in text and "200 resamples" in text
     import sklearn
 
     import skcalib
@@ -174,7 +187,7 @@ def test_calibration_tests_table_values(tmp_path, binary_data):
     report = calibration_report(y, proba)
     path = write_html(report, tmp_path / "t.html", inputs={"y_true": y, "y_proba": proba})
     _, page = parse(path)
-    (tests,) = [t for t in page.tables if t[0][0]["text"] == "model" and len(t[0]) == 6]
+    (tests,) = tables_of(page, "tests")
     for row, m in zip(tests[1:], report.models, strict=True):
         s = spiegelhalter_test(y, proba[m])
         h = hosmer_lemeshow_test(y, proba[m])
@@ -194,8 +207,9 @@ def test_write_html_without_inputs_uses_the_report_curves(tmp_path, binary_data)
     text, page = parse(write_html(report, tmp_path / "n.html"))
     check_self_contained(text, page)
     check_values(page, [report])
-    assert len(page.imgs) == len(report.models)
+    assert len(page.imgs) == 1
     assert "equal-width" in text and "Spiegelhalter" not in text
+    assert "Confidence intervals" not in text and "recalibration would" not in text
 
 
 def test_write_html_validates_its_arguments(tmp_path, binary_data):
@@ -240,16 +254,22 @@ def test_multiclass_and_by_from_csv(tmp_path):
     assert rc == 0, err
     text, page = parse(html_path)
     check_self_contained(text, page)
-    (table,) = metrics_tables(page)
-    models = [r[0]["text"] for r in table[1:]]
-    assert sorted(models) == ["g=<script>b", "g=a"]
+    # --by: one section per group, each with its own tables and figures
+    tables = metrics_tables(page)
+    models = [[r[0]["text"] for r in table[1:]] for table in tables]
+    assert sorted(models) == [["g=<script>b"], ["g=a"]]
+    assert re.findall(r"<h2>(.*?)</h2>", text)[:2] == [
+        f"p&lt;1&gt;: {m[0]}".replace("<", "&lt;").replace(">", "&gt;") for m in models
+    ]
     assert "<script>" not in text
     assert "p&lt;1&gt;.csv" in text and f"{n} (samples" in text
     # every row of the printed table has its numbers in the page
-    for row in table[1:]:
+    for (row,) in (t[1:] for t in tables):
         line = next(ln for ln in out.splitlines() if ln.startswith(row[0]["text"]))
         assert [c["text"] for c in row[2:]] == line.split()[-len(row) + 2 :]
-    assert len(page.imgs) == 3
+    for name in ("ci", "decomposition", "tests", "recalibration"):
+        assert len(tables_of(page, name)) == 2
+    assert len(page.imgs) == 4  # diagrams and rejection curves of each group
 
 
 def test_streamed_parquet_html(tmp_path):
@@ -266,7 +286,11 @@ def test_streamed_parquet_html(tmp_path):
     assert rc == 0, err
     text, page = parse(html_path)
     check_self_contained(text, page)
-    assert len(page.imgs) == 2 and "equal-width" in text and "streamed" in text
+    # one section per group, a diagram figure each (from the accumulators, with intervals)
+    assert len(metrics_tables(page)) == 2 and len(page.imgs) == 2
+    assert "equal-width" in text and "Wilson" in text
+    assert text.count("Not available for streamed predictions") == 2
+    assert "bootstrap confidence intervals" in text and "recalibration preview" in text
 
 
 def test_html_write_error_is_reported(tmp_path):
@@ -280,53 +304,407 @@ CHROMIUM = shutil.which("chromium") or (
 )
 
 
-def test_page_renders_in_headless_chromium(demo_html, tmp_path):
-    """The page renders offline: a screenshot with real content.
-
-    Chromium runs with networking features off; the page has no remote reference (checked
-    above on the HTML), and every image is a data URI that decodes to a PNG.  The DOM
-    after load (``--dump-dom``) still has every image, with its data URI intact.  Skipped
-    when chromium is not installed, except where SKCALIB_REQUIRE_CHROMIUM is set (CI).
-    """
+def _chromium_or_skip():
     if CHROMIUM is None:
         if os.environ.get("SKCALIB_REQUIRE_CHROMIUM"):
             pytest.fail("SKCALIB_REQUIRE_CHROMIUM is set but chromium is not installed")
         pytest.skip("chromium is not installed")
-    flags = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
+    return CHROMIUM
+
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# what the page reports about itself once loaded: every image and table
+_INSPECT = """JSON.stringify({
+  images: Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight]),
+  tables: Array.from(document.querySelectorAll("table")).map(t => [t.className, t.rows.length]),
+  scripts: document.scripts.length
+})"""
+
+
+def load_in_chromium(page_path, tmp_path):
+    """Load a page in headless Chromium over the DevTools pipe.
+
+    Returns the page's own report (``_INSPECT``), the screenshot (PNG bytes), the
+    console errors and the URLs the page requested, other than itself and ``data:``.
+    """
+    import json
+
+    from ._cdp import Browser
+
+    chromium = _chromium_or_skip()
+    url = page_path.resolve().as_uri()
+    flags = [*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
+    with Browser(chromium, flags) as browser:
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"
+        ]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            browser.send(f"{domain}.enable", session=session)
+        browser.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1200, "height": 2000, "deviceScaleFactor": 1, "mobile": False},
+            session=session,
+        )
+        browser.send("Page.navigate", {"url": url}, session=session)
+        browser.wait_for("Page.loadEventFired")
+        state = json.loads(
+            browser.send(
+                "Runtime.evaluate",
+                {"expression": _INSPECT, "returnByValue": True},
+                session=session,
+            )["result"]["value"]
+        )
+        shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=session)
+        events = list(browser.events)
+    # console errors, uncaught exceptions, errors in the browser log
+    errors = [
+        e
+        for e in events
+        if e.get("method") == "Runtime.exceptionThrown"
+        or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
+        or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
     ]
-    url = demo_html.resolve().as_uri()
-    shot = tmp_path / "shot.png"
-    subprocess.run(
-        [*flags, f"--screenshot={shot}", "--window-size=1200,2000", url],
-        check=True,
-        capture_output=True,
-        timeout=120,
+    requested = [
+        e["params"]["request"]["url"]
+        for e in events
+        if e.get("method") == "Network.requestWillBeSent"
+    ]
+    assert url in requested  # the recording works: the page's own file was requested
+    others = [u for u in requested if u != url and not u.startswith("data:")]
+    return state, base64.b64decode(shot["data"]), errors, others
+
+
+def test_chromium_checks_catch_a_bad_page(tmp_path):
+    """The browser checks can fail: a script's console error and a remote image are seen."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        "<!DOCTYPE html><html><body><table><tr><td>x</td></tr></table>"
+        '<img src="http://127.0.0.1:9/missing.png" alt="remote">'
+        "<script>console.error('boom')</script></body></html>",
+        encoding="utf-8",
     )
+    state, _, errors, others = load_in_chromium(page, tmp_path)
+    assert any(e.get("method") == "Runtime.consoleAPICalled" for e in errors)
+    assert others == ["http://127.0.0.1:9/missing.png"]
+    assert state["images"][0][1] == 0  # not decoded: naturalWidth 0
+    assert state["scripts"] == 1
+
+
+def test_page_renders_in_headless_chromium(tmp_path):
+    """The page in a real browser: rendered, no console error, no request, images decoded.
+
+    Chromium (Debian's ``chromium`` package) is driven over the DevTools protocol on a
+    pipe (``tests/report/_cdp.py``): the console and network events of the page are
+    recorded, the DOM is asked for each image's natural size and for the tables, and a
+    screenshot must not be blank.  The page holds every section: several models
+    (one panel each), class-wise diagrams, a multiclass dataset.  Skipped when chromium
+    is not installed, except where SKCALIB_REQUIRE_CHROMIUM is set (CI).
+    """
+    page_path = tmp_path / "demo.html"
+    rc, _, err = run(["report", "--demo", "--classwise", "--html", str(page_path)])
+    assert rc == 0, err
+    _, original = parse(page_path)
+    state, shot, errors, others = load_in_chromium(page_path, tmp_path)
+    assert errors == []
+    assert others == []  # no network request
+    # every image decoded, with the size of its PNG
+    assert len(state["images"]) == len(original.imgs) > 0
+    for (complete, width, height), attrs in zip(state["images"], original.imgs, strict=True):
+        assert complete and width > 0 and height > 0
+        assert decode_png(attrs["src"]).shape[:2] == (height, width)
+    assert state["scripts"] == 0
+    # the tables, each with rows: metrics, CIs, decompositions, tests, recalibration
+    classes = [c for c, rows in state["tables"] if rows > 1]
+    assert len(classes) == len(state["tables"])
+    for name in ("metrics", "ci", "decomposition", "tests", "recalibration"):
+        assert classes.count(name) == 2, name  # breast_cancer and digits
+    # a screenshot with real content
     import matplotlib.image
 
-    img = matplotlib.image.imread(shot)
+    img = matplotlib.image.imread(io.BytesIO(shot), format="png")
     assert img.shape[:2] == (2000, 1200)
     rgb = (img[..., :3] * 255).astype(np.uint8).reshape(-1, 3)
-    colours = np.unique(rgb, axis=0)
-    assert len(colours) > 50  # text, tables and plots, not a blank page
+    assert len(np.unique(rgb, axis=0)) > 50  # text, tables and plots, not a blank page
     assert (rgb != 255).any(axis=1).mean() > 0.02
 
-    dom = subprocess.run(
-        [*flags, "--dump-dom", url], check=True, capture_output=True, timeout=120, text=True
-    ).stdout
-    page = _Page()
-    page.feed(dom)
-    _, original = parse(demo_html)
-    assert len(page.imgs) == len(original.imgs) > 0
-    for img_attrs in page.imgs:
-        decode_png(img_attrs["src"])
+
+@pytest.mark.parametrize(
+    ("n_samples", "n_bins", "expected"),
+    [
+        (1, 15, 1),
+        (3, 15, 3),  # fewer samples than 5: one bin per sample
+        (143, 15, 5),  # the demo's breast_cancer test split: 5 bins of about 29
+        (450, 15, 9),  # digits: 9 bins of 50
+        (749, 15, 14),
+        (750, 15, 15),
+        (10**6, 15, 15),  # capped by --n-bins
+        (450, 4, 4),
+    ],
+)
+def test_diagram_n_bins_rule(n_samples, n_bins, expected):
+    from skcalib.report._figures import diagram_n_bins
+
+    assert diagram_n_bins(n_samples, n_bins) == expected
+
+
+def _rows_by_model(table):
+    return {row[0]["text"]: row[1:] for row in table[1:]}
+
+
+@pytest.fixture(scope="module")
+def multiclass_data():
+    rng = np.random.default_rng(3)
+    n = 300
+    logits = rng.normal(size=(n, 3)) * 2.0
+    proba = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    y = np.array([rng.choice(3, p=row) for row in proba])
+    # an overconfident model: the same logits, sharpened
+    sharp = np.exp(3 * logits) / np.exp(3 * logits).sum(1, keepdims=True)
+    return y, {"calibrated": proba, "overconfident": sharp}
+
+
+@pytest.mark.parametrize("data", ["binary_data", "multiclass_data"])
+def test_confidence_intervals_are_those_of_calibration_error_ci(tmp_path, data, request):
+    from skcalib.metrics import (
+        brier_score,
+        calibration_error_ci,
+        expected_calibration_error,
+        negative_log_likelihood,
+    )
+
+    y, proba = request.getfixturevalue(data)
+    report = calibration_report(y, proba, n_bins=10)
+    path = write_html(
+        report, tmp_path / "c.html", inputs={"y_true": y, "y_proba": proba}, random_state=7
+    )
+    _, page = parse(path)
+    (table,) = tables_of(page, "ci")
+    for m, cells in _rows_by_model(table).items():
+        p = proba[m]
+        if p.ndim == 1:  # the table's positive-class probability, as two columns
+            p = np.c_[1 - p, p]
+        for cell, func in zip(
+            cells, (expected_calibration_error, brier_score, negative_log_likelihood), strict=True
+        ):
+            kw = {"n_bins": 10} if func is expected_calibration_error else {}
+            ci = calibration_error_ci(func, y, p, n_resamples=200, random_state=7, **kw)
+            assert float(cell["attrs"]["data-low"]) == ci.low
+            assert float(cell["attrs"]["data-high"]) == ci.high
+            assert ci.low < ci.high
+            # the estimate is the table's number
+            assert cell["text"].split()[0] == f"{report.values[m][cell['attrs']['data-key']]:.4f}"
+
+
+def test_decompositions_add_up_to_the_table(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba, n_bins=10)
+    _, page = parse(write_html(report, tmp_path / "d.html", inputs={"y_true": y, "y_proba": proba}))
+    (table,) = tables_of(page, "decomposition")
+    for m, cells in _rows_by_model(table).items():
+        v = [float(c["text"]) for c in cells]
+        brier, rel, res, unc, wbv, wbc, log, mcb, dsc, log_unc = v
+        assert brier == pytest.approx(report.values[m]["brier_score"], abs=1e-4)
+        # Murphy (1973) with the within-bin terms (Stephenson et al. 2008): exact
+        assert rel - res + unc + wbv - wbc == pytest.approx(brier, abs=5e-4)
+        # CORP (Dimitriadis et al. 2021): exact; binary log score = NLL
+        assert mcb - dsc + log_unc == pytest.approx(log, abs=5e-4)
+        assert log == pytest.approx(report.values[m]["negative_log_likelihood"], abs=1e-4)
+        assert mcb >= 0 and dsc >= 0
+        # the base rate's uncertainty, y.mean() * (1 - y.mean())
+        assert unc == pytest.approx(y.mean() * (1 - y.mean()), abs=1e-4)
+
+
+def test_recalibration_preview_is_cross_fitted(tmp_path, multiclass_data):
+    """Slow re-implementation: fit each fold by hand, compare the out-of-fold metrics."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from skcalib.metrics import expected_calibration_error, negative_log_likelihood
+    from skcalib.recalibration import IsotonicCalibration, TemperatureScaling
+
+    y, proba = multiclass_data
+    report = calibration_report(y, proba, n_bins=10)
+    _, page = parse(write_html(report, tmp_path / "r.html", inputs={"y_true": y, "y_proba": proba}))
+    (table,) = tables_of(page, "recalibration")
+    got = {m: [float(c["text"]) for c in cells] for m, cells in _rows_by_model(table).items()}
+    for m, p in proba.items():
+        expected_ece = [expected_calibration_error(y, p, n_bins=10)]
+        expected_nll = [negative_log_likelihood(y, p)]
+        for cls in (TemperatureScaling, IsotonicCalibration):
+            out = np.zeros_like(p)
+            for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(p, y):
+                cal = cls(input="proba", classes=[0, 1, 2]).fit(p[train], y[train])
+                out[test] = cal.predict_proba(p[test])
+            expected_ece.append(expected_calibration_error(y, out, n_bins=10))
+            expected_nll.append(negative_log_likelihood(y, out))
+        assert got[m] == pytest.approx(expected_ece + expected_nll, abs=1e-4)
+    # the overconfident model gains from temperature scaling, in NLL and ECE
+    ece, ece_t, _, nll, nll_t, _ = got["overconfident"]
+    assert nll_t < nll - 0.1 and ece_t < ece
+
+
+def _spy_curves(monkeypatch):
+    from skcalib.report import _figures
+
+    calls = []
+    original = _figures._metrics.reliability_curve
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_figures._metrics, "reliability_curve", spy)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("options", "strategy", "interval"),
+    [
+        ([], "quantile", "wilson"),
+        (["--strategy", "uniform", "--intervals", "clopper_pearson"], "uniform", "clopper_pearson"),
+        (["--intervals", "none"], "quantile", None),
+    ],
+)
+def test_strategy_and_intervals_reach_png_and_html(
+    tmp_path, monkeypatch, options, strategy, interval
+):
+    calls = _spy_curves(monkeypatch)
+    rng = np.random.default_rng(4)
+    p = rng.uniform(size=200)
+    y = (rng.uniform(size=200) < p).astype(int)
+    src = tmp_path / "p.csv"
+    np.savetxt(src, np.c_[y, p], delimiter=",", header="y,1", comments="", fmt=["%d", "%.17g"])
+    out_dir, page = tmp_path / "out", tmp_path / "p.html"
+    argv = ["report", str(src), "--out", str(out_dir), "--html", str(page), *options]
+    rc, _, err = run(argv)
+    assert rc == 0, err
+    calls = [kw for kw in calls if "strategy" in kw]  # not the table's curves
+    assert len(calls) == 2  # the PNG file and the page
+    for kw in calls:
+        assert kw["strategy"] == strategy and kw["n_bins"] == 5  # 200 // 50 -> 5 bins
+        if interval is None:
+            assert kw["confidence_level"] is None
+        else:
+            assert kw["confidence_level"] == 0.95 and kw["interval"] == interval
+    decode_png(
+        "data:image/png;base64,"
+        + base64.b64encode((out_dir / "reliability_p.png").read_bytes()).decode()
+    )
+    text, _ = parse(page)
+    what = "equal-mass" if strategy == "quantile" else "equal-width"
+    assert f"model: 5 {what} bins" in text
+
+
+def test_classwise_diagrams(tmp_path, multiclass_data):
+    from skcalib.metrics import reliability_curve
+    from skcalib.report._figures import classwise_figure
+
+    y, proba = multiclass_data
+    report = calibration_report(y, proba, n_bins=10)
+    inputs = {"y_true": y, "y_proba": proba}
+    text, page = parse(write_html(report, tmp_path / "w.html", inputs=inputs, classwise=True))
+    alts = [i["alt"] for i in page.imgs]
+    assert alts.count("class-wise reliability diagrams of calibrated") == 1
+    assert len(alts) == 2 + len(proba)
+    fig, caption = classwise_figure(report, inputs, "overconfident")
+    assert caption == "overconfident, class-wise: 6 equal-mass bins per class"
+    curve = reliability_curve(
+        y,
+        proba["overconfident"],
+        n_bins=6,
+        strategy="quantile",
+        multiclass="classwise",
+        confidence_level=0.95,
+    )
+    panels = [a for a in fig.axes if a.get_title().startswith("class ")]
+    assert [a.get_title() for a in panels] == ["class 0", "class 1", "class 2"]
+    for k, ax in enumerate(panels):
+        line = next(ln for ln in ax.get_lines() if ln.get_linestyle() == "-")
+        keep = curve.bin_count[k] > 0
+        np.testing.assert_allclose(line.get_xdata(), curve.prob_pred[k][keep])
+        np.testing.assert_allclose(line.get_ydata(), curve.prob_true[k][keep])
+
+
+def test_streamed_diagrams_come_from_the_accumulators(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from skcalib.report._figures import reliability_figure
+    from skcalib.streaming import CalibrationAccumulator
+
+    rng = np.random.default_rng(5)
+    n = 600
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    src = tmp_path / "s.parquet"
+    pd.DataFrame({"y": y, "1": p}).to_parquet(src)
+    from skcalib.report._stream import stream_report
+
+    report = stream_report(src, n_bins=8)
+    fig, captions = reliability_figure(report, None, interval="clopper_pearson")
+    assert captions == ["model: 8 equal-width bins"]
+    acc = CalibrationAccumulator(n_bins=8).update(y, p)
+    curve = acc.reliability_curve(confidence_level=0.95, interval="clopper_pearson")
+    ax = fig.axes[0]
+    line = next(ln for ln in ax.get_lines() if ln.get_linestyle() == "-")
+    np.testing.assert_allclose(line.get_ydata(), curve.prob_true[curve.bin_count > 0])
+    # the error bars span the Clopper-Pearson intervals
+    (bars,) = [c for c in ax.collections if len(c.get_segments()) == (curve.bin_count > 0).sum()]
+    segs = np.array(bars.get_segments())
+    np.testing.assert_allclose(segs[:, 0, 1], curve.prob_true_low[curve.bin_count > 0])
+    np.testing.assert_allclose(segs[:, 1, 1], curve.prob_true_high[curve.bin_count > 0])
+
+
+def test_bad_options(tmp_path, binary_data):
+    y, proba = binary_data
+    report = calibration_report(y, proba)
+    with pytest.raises(ValueError, match="strategy must be one of"):
+        write_html(report, tmp_path / "x.html", strategy="kmeans")
+    with pytest.raises(ValueError, match="intervals must be one of"):
+        write_html(report, tmp_path / "x.html", intervals="normal")
+    with pytest.raises(ValueError, match="random_state must be an int"):
+        write_html(report, tmp_path / "x.html", random_state=None)
+    with pytest.raises(ValueError, match="random_state must be an int >= 0"):
+        write_html(report, tmp_path / "x.html", random_state=-1)
+    rc, _, err = run(["report", "--demo", "--strategy", "kmeans"])
+    assert rc == 2 and "--strategy" in err
+    rc, _, err = run(["report", "--demo", "--seed", "-3"])
+    assert rc == 2 and "--seed" in err and "integer >= 0" in err
+
+
+def test_by_sections_with_a_model_column(tmp_path):
+    rng = np.random.default_rng(6)
+    n = 240
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    model = rng.choice(["A", "B, c"], size=n)  # a model name with the separator in it
+    group = rng.choice(["u", "v"], size=n)
+    src = tmp_path / "m.csv"
+    with open(src, "w", encoding="utf-8") as f:
+        f.write("y,1,model,g\n")
+        for row in zip(y, p, model, group, strict=True):
+            f.write('{},{!r},"{}",{}\n'.format(row[0], float(row[1]), *row[2:]))
+    page = tmp_path / "m.html"
+    rc, out, err = run(
+        ["report", str(src), "--model-col", "model", "--by", "g", "--html", str(page)]
+    )
+    assert rc == 0, err
+    text, parsed = parse(page)
+    headings = re.findall(r"<h2>(.*?)</h2>", text)
+    assert sorted(headings[:2]) == ["m: g=u", "m: g=v"] and headings[2:] == ["Provenance"]
+    for table in metrics_tables(parsed):
+        rows = [r[0]["text"] for r in table[1:]]
+        assert len(rows) == 2 and len({r.split(",")[0] for r in rows}) == 1
+        assert sorted(r.split(", ", 1)[1] for r in rows) == ["A", "B, c"]
+        for r in rows:  # the numbers are those of the printed table
+            line = next(ln for ln in out.splitlines() if ln.startswith(r + " "))
+            assert line.split()[-6:] == [c["text"] for c in table[1:][rows.index(r)][2:]]
