@@ -364,6 +364,11 @@ def _codes(pa, pc, batch, spec, where, offset):
         raise PredictionsFileError(
             f"label column {spec.label_col!r} is empty at row {i + offset} of {where}"
         )
+    if spec.classes is not None and pa.types.is_integer(col.type) and _identity_codes(spec):
+        # the labels are their own codes 0..k-1: a range check instead of a lookup
+        codes = col.to_numpy()
+        if codes.min() >= 0 and codes.max() < len(spec.present):
+            return codes
     if not col.type.equals(spec.present.type):
         col = col.cast(spec.present.type)
     idx = pc.index_in(col, value_set=spec.present)
@@ -379,6 +384,17 @@ def _codes(pa, pc, batch, spec, where, offset):
     return spec.lut[idx].astype(code_dtype(len(spec.classes)), copy=False)
 
 
+def _identity_codes(spec):
+    """Whether the integer labels are the codes ``0..k-1`` themselves."""
+    present = spec.present.to_numpy(zero_copy_only=False)
+    k = len(present)
+    return (
+        present.dtype.kind in "iu"
+        and np.array_equal(present, np.arange(k))
+        and np.array_equal(spec.lut, np.arange(k))
+    )
+
+
 def _proba(pa, batch, spec, where, offset):
     arrays = []
     for c in spec.proba_cols:
@@ -391,6 +407,8 @@ def _proba(pa, batch, spec, where, offset):
         arrays.append(arr.to_numpy(zero_copy_only=False))
     upper = 1.0 if len(arrays) == 1 else 1.0 + RENORMALIZE_TOLERANCE
     for c, a in zip(spec.proba_cols, arrays, strict=True):
+        if a.size and a.min() >= 0 and a.max() <= upper:  # False for NaN
+            continue
         _check_range(
             a,
             c,
@@ -442,8 +460,8 @@ def _groups(pa, pc, batch, group_cols, model_col):
 def _fragment_batches(dataset, columns):
     """``(batch, (file name, first row))`` of every file of a dataset, in order.
 
-    One row group at a time, read synchronously with ``ParquetFile.read_row_group``:
-    the dataset scanner reads ahead without limit when its consumer is slower than the
+    Read synchronously, one row group at a time, with ``ParquetFile.iter_batches``
+    (decoded batch by batch): the dataset scanner reads ahead without limit when its consumer is slower than the
     disk, which would hold the whole file in memory.  Hive partition values (directory
     names ``key=value``) become constant columns.
     """
@@ -458,8 +476,8 @@ def _fragment_batches(dataset, columns):
         pf = pq.ParquetFile(fragment.path, filesystem=fragment.filesystem, pre_buffer=False)
         offset = 0
         for rg in range(pf.num_row_groups):
-            table = pf.read_row_group(rg, columns=own)
-            for batch in table.to_batches(max_chunksize=BATCH_ROWS):
+            # one row group per reader: a reader of the whole file reads ahead
+            for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=[rg], columns=own):
                 if keys:
                     arrays = [
                         batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
@@ -468,7 +486,6 @@ def _fragment_batches(dataset, columns):
                     batch = pa.RecordBatch.from_arrays(arrays, names=columns)
                 yield batch, (where, offset)
                 offset += batch.num_rows
-            del table
 
 
 def stream_report(
