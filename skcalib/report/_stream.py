@@ -461,8 +461,9 @@ def _fragment_batches(dataset, columns):
     """``(batch, (file name, first row))`` of every file of a dataset, in order.
 
     Read synchronously, one row group at a time, with ``ParquetFile.iter_batches``
-    (decoded batch by batch): the dataset scanner reads ahead without limit when its consumer is slower than the
-    disk, which would hold the whole file in memory.  Hive partition values (directory
+    (decoded batch by batch): the dataset scanner (and a reader of a whole file) reads
+    ahead without limit when its consumer is slower than the disk, which would hold the
+    whole file in memory.  Hive partition values (directory
     names ``key=value``) become constant columns.
     """
     import pyarrow as pa
