@@ -214,8 +214,12 @@ def make_spec(
     labels=None,
     renormalize=False,
     n_bins=15,
+    present=None,
 ):
-    """Check the columns of a dataset and find its classes (a pass over the labels)."""
+    """Check the columns of a dataset and find its classes (a pass over the labels).
+
+    ``present``: the sorted distinct labels, when known (no pass over the labels).
+    """
     pa, pc, _ = _pyarrow()
     schema = dataset.schema
     names = _columns(schema)
@@ -232,7 +236,9 @@ def make_spec(
                 "columns with --proba-cols if other columns are present)"
             )
     kind = _label_type_kind(pa, schema.field(label_col).type)
-    if labels is None:
+    if present is not None:
+        pass
+    elif labels is None:
         present = _present_labels(pa, pc, dataset, label_col)
     else:
         typed = _type_labels(labels) if kind in "if" else np.array(labels, dtype=str)
@@ -509,31 +515,73 @@ def stream_report(
     """
     pa, _, _ = _pyarrow()
     dataset, title = open_dataset(path)
-    spec = make_spec(
-        dataset,
-        label_col="y" if label_col is None else label_col,
-        proba_cols=proba_cols,
-        model_col=model_col,
-        by=by,
-        labels=labels,
-        renormalize=renormalize,
-        n_bins=n_bins,
-    )
+    options = {
+        "label_col": "y" if label_col is None else label_col,
+        "proba_cols": proba_cols,
+        "model_col": model_col,
+        "by": by,
+        "renormalize": renormalize,
+        "n_bins": n_bins,
+    }
     if progress is not None:
         try:
             progress.total = dataset.count_rows()
         except pa.ArrowException:  # pragma: no cover - metadata without row counts
             progress.total = None
     try:
-        accs = accumulate_batches(_fragment_batches(dataset, spec.read), spec, progress=progress)
-    except pa.ArrowException as exc:
-        raise PredictionsFileError(f"not a readable Parquet dataset: {_one_line(exc)}") from exc
+        accs = spec = None
+        if labels is None:
+            accs, spec = _speculate_binary(pa, dataset, options, progress)
+        if accs is None:
+            spec = make_spec(dataset, labels=labels, **options)
+            try:
+                accs = accumulate_batches(
+                    _fragment_batches(dataset, spec.read), spec, progress=progress
+                )
+            except pa.ArrowException as exc:
+                raise PredictionsFileError(
+                    f"not a readable Parquet dataset: {_one_line(exc)}"
+                ) from exc
     finally:
         if progress is not None:
             progress.close()
     if not accs:
         raise PredictionsFileError("the dataset has no rows")
     return report_from_accumulators(accs, n_bins=n_bins, title=title, classes=spec.classes)
+
+
+def _speculate_binary(pa, dataset, options, progress):
+    """Stream a dataset of integer labels as if they were 0 and 1, without the first pass
+    over the labels; ``(accumulators, spec)``, or ``(None, None)`` when they are not.
+
+    The result is the one of the first pass exactly when the labels are 0 and 1, both
+    present: every batch checks that its labels are among them (a range check), and
+    the counts of the accumulators tell that both classes occurred.  Anything else --
+    other labels, one class only, a bad value, an unreadable file -- returns
+    ``(None, None)``, and the caller starts again with the first pass, which finds the
+    classes or the error as it always does.
+    """
+    schema = dataset.schema
+    label_col = options["label_col"]
+    if label_col not in schema.names or not pa.types.is_integer(schema.field(label_col).type):
+        return None, None
+    present = np.array([0, 1], dtype=schema.field(label_col).type.to_pandas_dtype())
+    try:
+        spec = make_spec(dataset, present=present, **options)
+        if spec.classes is None or len(spec.classes) != 2:
+            return None, None
+        accs = accumulate_batches(_fragment_batches(dataset, spec.read), spec, progress=progress)
+    except (PredictionsFileError, pa.ArrowException):
+        accs = None
+    if accs:
+        seen = [acc.bin_stats() for acc in accs.values()]
+        n_pos = sum(float(st.sum_true.sum()) for st in seen)
+        n = sum(acc.n_samples_ for acc in accs.values())
+        if 0 < n_pos < n:
+            return accs, spec
+    if progress is not None:
+        progress.done = 0
+    return None, None
 
 
 def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, streamed=True):
