@@ -9,7 +9,8 @@ score, accuracy) are those of the in-memory report on the same rows.
 
 Labels are encoded once per batch, by hashing against the sorted classes found by a first
 pass over the label column alone (or given with ``--labels``); the accumulators see
-integer codes ``0..k-1``.
+integer codes ``0..k-1``.  Integer labels are first tried as the classes 0 and 1, which
+are their own codes, without that pass (:func:`_speculate_binary`).
 
 Two functions are the seams for other ways of producing batches or accumulators (a Dask
 cluster): :func:`accumulate_batches` takes *any* iterable of ``pyarrow.RecordBatch`` (or
