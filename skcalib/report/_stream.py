@@ -9,7 +9,8 @@ score, accuracy) are those of the in-memory report on the same rows.
 
 Labels are encoded once per batch, by hashing against the sorted classes found by a first
 pass over the label column alone (or given with ``--labels``); the accumulators see
-integer codes ``0..k-1``.
+integer codes ``0..k-1``.  Integer labels are first tried as the classes 0 and 1, which
+are their own codes, without that pass (:func:`_speculate_binary`).
 
 Two functions are the seams for other ways of producing batches or accumulators (a Dask
 cluster): :func:`accumulate_batches` takes *any* iterable of ``pyarrow.RecordBatch`` (or
@@ -214,8 +215,12 @@ def make_spec(
     labels=None,
     renormalize=False,
     n_bins=15,
+    present=None,
 ):
-    """Check the columns of a dataset and find its classes (a pass over the labels)."""
+    """Check the columns of a dataset and find its classes (a pass over the labels).
+
+    ``present``: the sorted distinct labels, when known (no pass over the labels).
+    """
     pa, pc, _ = _pyarrow()
     schema = dataset.schema
     names = _columns(schema)
@@ -232,7 +237,9 @@ def make_spec(
                 "columns with --proba-cols if other columns are present)"
             )
     kind = _label_type_kind(pa, schema.field(label_col).type)
-    if labels is None:
+    if present is not None:
+        pass
+    elif labels is None:
         present = _present_labels(pa, pc, dataset, label_col)
     else:
         typed = _type_labels(labels) if kind in "if" else np.array(labels, dtype=str)
@@ -364,6 +371,11 @@ def _codes(pa, pc, batch, spec, where, offset):
         raise PredictionsFileError(
             f"label column {spec.label_col!r} is empty at row {i + offset} of {where}"
         )
+    if spec.classes is not None and pa.types.is_integer(col.type) and _identity_codes(spec):
+        # the labels are their own codes 0..k-1: a range check instead of a lookup
+        codes = col.to_numpy()
+        if codes.min() >= 0 and codes.max() < len(spec.present):
+            return codes
     if not col.type.equals(spec.present.type):
         col = col.cast(spec.present.type)
     idx = pc.index_in(col, value_set=spec.present)
@@ -379,6 +391,17 @@ def _codes(pa, pc, batch, spec, where, offset):
     return spec.lut[idx].astype(code_dtype(len(spec.classes)), copy=False)
 
 
+def _identity_codes(spec):
+    """Whether the integer labels are the codes ``0..k-1`` themselves."""
+    present = spec.present.to_numpy(zero_copy_only=False)
+    k = len(present)
+    return (
+        present.dtype.kind in "iu"
+        and np.array_equal(present, np.arange(k))
+        and np.array_equal(spec.lut, np.arange(k))
+    )
+
+
 def _proba(pa, batch, spec, where, offset):
     arrays = []
     for c in spec.proba_cols:
@@ -391,6 +414,8 @@ def _proba(pa, batch, spec, where, offset):
         arrays.append(arr.to_numpy(zero_copy_only=False))
     upper = 1.0 if len(arrays) == 1 else 1.0 + RENORMALIZE_TOLERANCE
     for c, a in zip(spec.proba_cols, arrays, strict=True):
+        if a.size and a.min() >= 0 and a.max() <= upper:  # False for NaN
+            continue
         _check_range(
             a,
             c,
@@ -442,9 +467,10 @@ def _groups(pa, pc, batch, group_cols, model_col):
 def _fragment_batches(dataset, columns):
     """``(batch, (file name, first row))`` of every file of a dataset, in order.
 
-    One row group at a time, read synchronously with ``ParquetFile.read_row_group``:
-    the dataset scanner reads ahead without limit when its consumer is slower than the
-    disk, which would hold the whole file in memory.  Hive partition values (directory
+    Read synchronously, one row group at a time, with ``ParquetFile.iter_batches``
+    (decoded batch by batch): the dataset scanner (and a reader of a whole file) reads
+    ahead without limit when its consumer is slower than the disk, which would hold the
+    whole file in memory.  Hive partition values (directory
     names ``key=value``) become constant columns.
     """
     import pyarrow as pa
@@ -458,8 +484,8 @@ def _fragment_batches(dataset, columns):
         pf = pq.ParquetFile(fragment.path, filesystem=fragment.filesystem, pre_buffer=False)
         offset = 0
         for rg in range(pf.num_row_groups):
-            table = pf.read_row_group(rg, columns=own)
-            for batch in table.to_batches(max_chunksize=BATCH_ROWS):
+            # one row group per reader: a reader of the whole file reads ahead
+            for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=[rg], columns=own):
                 if keys:
                     arrays = [
                         batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
@@ -468,7 +494,6 @@ def _fragment_batches(dataset, columns):
                     batch = pa.RecordBatch.from_arrays(arrays, names=columns)
                 yield batch, (where, offset)
                 offset += batch.num_rows
-            del table
 
 
 def stream_report(
@@ -491,31 +516,73 @@ def stream_report(
     """
     pa, _, _ = _pyarrow()
     dataset, title = open_dataset(path)
-    spec = make_spec(
-        dataset,
-        label_col="y" if label_col is None else label_col,
-        proba_cols=proba_cols,
-        model_col=model_col,
-        by=by,
-        labels=labels,
-        renormalize=renormalize,
-        n_bins=n_bins,
-    )
+    options = {
+        "label_col": "y" if label_col is None else label_col,
+        "proba_cols": proba_cols,
+        "model_col": model_col,
+        "by": by,
+        "renormalize": renormalize,
+        "n_bins": n_bins,
+    }
     if progress is not None:
         try:
             progress.total = dataset.count_rows()
         except pa.ArrowException:  # pragma: no cover - metadata without row counts
             progress.total = None
     try:
-        accs = accumulate_batches(_fragment_batches(dataset, spec.read), spec, progress=progress)
-    except pa.ArrowException as exc:
-        raise PredictionsFileError(f"not a readable Parquet dataset: {_one_line(exc)}") from exc
+        accs = spec = None
+        if labels is None:
+            accs, spec = _speculate_binary(pa, dataset, options, progress)
+        if accs is None:
+            spec = make_spec(dataset, labels=labels, **options)
+            try:
+                accs = accumulate_batches(
+                    _fragment_batches(dataset, spec.read), spec, progress=progress
+                )
+            except pa.ArrowException as exc:
+                raise PredictionsFileError(
+                    f"not a readable Parquet dataset: {_one_line(exc)}"
+                ) from exc
     finally:
         if progress is not None:
             progress.close()
     if not accs:
         raise PredictionsFileError("the dataset has no rows")
     return report_from_accumulators(accs, n_bins=n_bins, title=title, classes=spec.classes)
+
+
+def _speculate_binary(pa, dataset, options, progress):
+    """Stream a dataset of integer labels as if they were 0 and 1, without the first pass
+    over the labels; ``(accumulators, spec)``, or ``(None, None)`` when they are not.
+
+    The result is the one of the first pass exactly when the labels are 0 and 1, both
+    present: every batch checks that its labels are among them (a range check), and
+    the counts of the accumulators tell that both classes occurred.  Anything else --
+    other labels, one class only, a bad value, an unreadable file -- returns
+    ``(None, None)``, and the caller starts again with the first pass, which finds the
+    classes or the error as it always does.
+    """
+    schema = dataset.schema
+    label_col = options["label_col"]
+    if label_col not in schema.names or not pa.types.is_integer(schema.field(label_col).type):
+        return None, None
+    present = np.array([0, 1], dtype=schema.field(label_col).type.to_pandas_dtype())
+    try:
+        spec = make_spec(dataset, present=present, **options)
+        if spec.classes is None or len(spec.classes) != 2:
+            return None, None
+        accs = accumulate_batches(_fragment_batches(dataset, spec.read), spec, progress=progress)
+    except (PredictionsFileError, pa.ArrowException):
+        accs = None
+    if accs:
+        seen = [acc.bin_stats() for acc in accs.values()]
+        n_pos = sum(float(st.sum_true.sum()) for st in seen)
+        n = sum(acc.n_samples_ for acc in accs.values())
+        if 0 < n_pos < n:
+            return accs, spec
+    if progress is not None:
+        progress.done = 0
+    return None, None
 
 
 def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, streamed=True):

@@ -21,6 +21,7 @@ from ..metrics._binning import (
     SUM_WEIGHT_SQ,
     BinStats,
     accumulate_pairs,
+    bin_index_unclipped,
     bin_stats,
     check_n_bins,
     probability_outcome,
@@ -29,7 +30,12 @@ from ..metrics._binning import (
 )
 from ..metrics._calibration import _error, curve_from_bin_stats
 from ..metrics._scoring_rules import _brier_sum, _log_loss_sum
-from ..metrics._validation import _check_labels, _to_numpy, check_classification_input
+from ..metrics._validation import (
+    _check_labels,
+    _to_numpy,
+    check_classification_input,
+    iter_row_chunks,
+)
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = ["CalibrationAccumulator", "fine_bin_edges"]
@@ -85,33 +91,102 @@ _FINE_EDGES = fine_bin_edges()
 _FINE_EDGES.flags.writeable = False
 
 
-def _fine_cell(x):
+#: cells of the fine histogram (above 0.5 from this one on: the edge is 0.5 exactly)
+_HALF_CELL = FINE_CELLS // 2 + 1
+assert _FINE_EDGES[_HALF_CELL] == 0.5
+
+#: the log-odds of a value, scaled to cells: ``t * _SCALE + _OFFSET`` lies within
+#: ``_SLACK`` of ``1 + `` the (fractional) grid position of the value.  Rounding of the
+#: logarithm (in the input's dtype) and of the scaling moves it by less than 0.003 cell
+#: for float32 input, far less than the slack.
+_SCALE = FINE_CELLS / (2 * FINE_LOGIT_RANGE)
+_SLACK = 1.0 / 64
+_OFFSET = FINE_LOGIT_RANGE * _SCALE + 1.0 - _SLACK
+
+
+def _floor_to(edges, dtype):
+    """The largest values of ``dtype`` <= ``edges``: for ``x`` of that dtype,
+    ``x > floor(e)`` exactly when ``x > e``."""
+    out = edges.astype(dtype)
+    above = out.astype(np.float64) > edges
+    out[above] = np.nextafter(out[above], dtype.type(-np.inf))
+    return out
+
+
+#: upper edge of each cell (index ``FINE_CELLS + 1``: 1), per input dtype
+_UPPER = {
+    np.dtype(np.float64): _FINE_EDGES[1:].copy(),
+    np.dtype(np.float32): _floor_to(_FINE_EDGES[1:], np.dtype(np.float32)),
+}
+for _edges in _UPPER.values():
+    _edges.flags.writeable = False
+
+
+def _fine_cell(x, *, at_most_one=False):
     """Cell of :func:`fine_bin_edges` holding each probability (right-closed cells, as
     :func:`~skcalib.metrics._binning.bin_index_unclipped`; index ``FINE_CELLS + 2`` for
     values above 1 within the rounding tolerance).
 
     The cells are equal-width in log-odds, so the cell is computed from the log-odds of
-    ``x``; rounding of the logarithm can move a value next to an edge by one cell,
-    which one comparison with each neighbouring edge corrects: the result is exact.
+    ``x`` (in its dtype, float32 or float64), shifted down by a slack larger than their
+    rounding error: the result is then the cell or the one below it, which one exact
+    comparison with the upper edge of the cell decides.  ``at_most_one``: the caller
+    knows that no value exceeds 1 (a pass saved).
     """
-    edges = _FINE_EDGES
-    x = np.asarray(x, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.log(x) - np.log1p(-x)  # -inf at 0, +inf at 1, NaN above 1
-    np.nan_to_num(t, copy=False, nan=np.inf, posinf=np.inf, neginf=-np.inf)
-    np.clip(t, -FINE_LOGIT_RANGE - 1, FINE_LOGIT_RANGE + 1, out=t)
-    t += FINE_LOGIT_RANGE
-    t *= FINE_CELLS / (2 * FINE_LOGIT_RANGE)
-    cell = np.ceil(t, out=t).astype(np.intp)  # cell j + 1 holds (e_j, e_{j+1}] of the grid
-    np.clip(cell, 0, FINE_CELLS + 1, out=cell)
-    # exact fix-up: x in (edges[cell], edges[cell + 1]]
-    down = x <= edges[cell]
-    down &= cell > 0
-    cell -= down
-    up = x > edges[cell + 1]
-    cell += up
-    cell[x > 1.0] = FINE_CELLS + 2
+    x = np.asarray(x)
+    if x.dtype not in _UPPER:
+        x = x.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = np.subtract(1, x, dtype=x.dtype)
+        np.divide(x, t, out=t)  # odds: inf at 1, negative above 1
+        np.log(t, out=t)  # -inf at 0, NaN above 1
+    np.multiply(t, _SCALE, out=t)
+    np.add(t, _OFFSET, out=t)
+    np.clip(t, 0.0, FINE_CELLS + 1, out=t)
+    if not at_most_one:
+        t[np.isnan(t)] = FINE_CELLS + 1  # above 1: the last cell, moved up below
+    cell = t.astype(np.intp)
+    cell += x > _UPPER[x.dtype][cell]
     return cell
+
+
+def _log_loss_clip(dtype):
+    """The clip of the log-loss's probabilities in ``dtype`` (as ``_log_loss_sum``)."""
+    eps = dtype.type(np.finfo(dtype).eps)
+    return float(eps), float(dtype.type(1) - eps)
+
+
+_PLANS: dict = {}
+
+
+def _coarse_plan(n_bins):
+    """How the ``n_bins`` equal-width bins are made of fine cells.
+
+    Returns ``(lo_bin, split, split_edge)``: the bin of the values of each cell (a
+    non-decreasing array; of the values at or below ``split_edge`` for a cell that
+    holds an equal-width edge, whose
+    values above it go to the next bin); None when a cell holds two edges (very many
+    bins).
+    """
+    if n_bins not in _PLANS:
+        edges = uniform_bin_edges(n_bins)
+        cells = _FINE_EDGES
+        # bin of the values just above a cell's lower edge, and of its upper edge
+        lowest = np.nextafter(cells[:-1], 2.0)
+        lowest[0] = 0.0
+        lo_bin = bin_index_unclipped(lowest, edges, uniform=True)
+        hi_bin = bin_index_unclipped(cells[1:], edges, uniform=True)
+        np.minimum(lo_bin, n_bins - 1, out=lo_bin)
+        np.minimum(hi_bin, n_bins - 1, out=hi_bin)
+        plan = None
+        if (hi_bin - lo_bin).max() <= 1:
+            split = hi_bin > lo_bin
+            split_edge = np.where(split, edges[hi_bin], np.inf)
+            for a in (lo_bin, split, split_edge):
+                a.flags.writeable = False
+            plan = lo_bin, split, split_edge
+        _PLANS[n_bins] = plan
+    return _PLANS[n_bins]
 
 
 def _jsonable(values):
@@ -247,6 +322,15 @@ class CalibrationAccumulator:
         """The statistics of one validated chunk (a new state dict)."""
         mode = resolve_multiclass("auto", data)
         sw = data.sample_weight
+        if (
+            mode == "binary"
+            and data.binary_1d
+            and data.pos_index == 1
+            and sw is None
+            and data.y.dtype.kind in "biu"
+            and _coarse_plan(self.n_bins) is not None
+        ):
+            return self._binary_statistics(data)
         conf, outcome = probability_outcome(data, mode)
         stats = accumulate_pairs(conf, outcome, sw, uniform_bin_edges(self.n_bins))
         fine = accumulate_pairs(conf, outcome, sw, _FINE_EDGES, bin_index=_fine_cell)
@@ -271,6 +355,88 @@ class CalibrationAccumulator:
             cw = bin_stats(data, multiclass="classwise", n_bins=self.n_bins)
             state["classwise"] = np.stack([cw.count, cw.sum_proba, cw.sum_true, _weight_sq(cw)])
         return state
+
+    def _binary_statistics(self, data):
+        """:meth:`_statistics` of unweighted 1-D positive-class probabilities with 0/1
+        labels (the common stream), in one pass over cache-sized chunks.
+
+        Each chunk's values go to their fine cell and the (cell, label) counts and
+        probability sums are taken by two ``bincount``; the equal-width bins are unions
+        of fine cells, except the few cells that hold an equal-width edge, whose values
+        are split by one exact comparison (:func:`_coarse_plan`).  The accuracy is read
+        from the cells too (the positive class is predicted above 0.5, a fine edge).  The
+        Brier score and the log-loss are summed per chunk exactly as the batch functions
+        compute them per sample.
+        """
+        p, y = data.proba, data.y
+        lo, hi = _log_loss_clip(p.dtype)
+        size = FINE_CELLS + 2
+        per_cell = np.zeros(2 * size)  # (cell, label) counts
+        sum_proba = np.zeros(2 * size)
+        moved = []  # values of the split cells above their equal-width edge
+        brier = log_loss = 0.0
+        lo_bin, split, split_edge = _coarse_plan(self.n_bins)
+        for start, stop in iter_row_chunks(p.shape[0], 4):  # 64Ki rows
+            x, yc = p[start:stop], y[start:stop]
+            cell = _fine_cell(x, at_most_one=True)
+            s = np.flatnonzero(split[cell])
+            if s.size:
+                xs = x[s]
+                up = xs > split_edge[cell[s]]
+                moved.append((lo_bin[cell[s][up]], xs[up], yc[s][up]))
+            cell <<= 1
+            cell += yc
+            per_cell += np.bincount(cell, minlength=2 * size)
+            x64 = x.astype(np.float64)
+            sum_proba += np.bincount(cell, weights=x64, minlength=2 * size)
+            # Brier: (p - y)^2 in float64; log-loss: -log of the probability of the
+            # observed class, 1 - p in the input dtype, clipped as the batch function
+            d = np.subtract(x64, yc, out=x64)
+            brier += float(np.einsum("i,i->", d, d))
+            q = np.subtract(1, yc, dtype=p.dtype)
+            np.subtract(x, q, out=q)
+            np.abs(q, out=q)
+            np.clip(q, lo, hi, out=q)
+            log_loss -= float(np.log(q, dtype=np.float64).sum())
+        per_cell = per_cell.reshape(size, 2)
+        fine = np.empty((4, size))
+        fine[COUNT] = per_cell.sum(axis=1)
+        fine[SUM_TRUE] = per_cell[:, 1]
+        fine[SUM_PROBA] = sum_proba.reshape(size, 2).sum(axis=1)
+        fine[SUM_WEIGHT_SQ] = fine[COUNT]
+        # bin b is made of the cells bounds[b]:bounds[b + 1] (pairwise sums)
+        bounds = np.searchsorted(lo_bin, np.arange(self.n_bins + 1), side="left")
+        stats = np.array(
+            [
+                [fine[r, bounds[j] : bounds[j + 1]].sum() for j in range(self.n_bins)]
+                for r in range(3)
+            ]
+        )
+        if moved:
+            b = np.concatenate([m[0] for m in moved])
+            xs = np.concatenate([m[1] for m in moved]).astype(np.float64)
+            ys = np.concatenate([m[2] for m in moved]).astype(np.float64)
+            for r, w in ((COUNT, None), (SUM_PROBA, xs), (SUM_TRUE, ys)):
+                part = np.bincount(b, weights=w, minlength=self.n_bins).astype(np.float64)
+                stats[r] -= part
+                stats[r][1:] += part[:-1]
+        stats = np.concatenate([stats, stats[COUNT][None]])
+        correct = fine[SUM_TRUE][_HALF_CELL:].sum() + (
+            fine[COUNT][:_HALF_CELL].sum() - fine[SUM_TRUE][:_HALF_CELL].sum()
+        )
+        return {
+            "classes": data.classes,
+            "pos_index": data.pos_index,
+            "mode": "binary",
+            "weighted": False,
+            "total_weight": float(data.n_samples),
+            "stats": stats,
+            "fine": fine,
+            "classwise": None,
+            "brier_sum": brier,
+            "log_loss_sum": log_loss,
+            "correct": float(correct),
+        }
 
     def _check_compatible(self, other):
         mine = self._state
@@ -403,7 +569,9 @@ class CalibrationAccumulator:
         edges = np.concatenate(([0.0], cells[idx + 1], [1.0]))
         # the coarse bins are unions of cells: bin j holds cells bounds[j]..bounds[j+1]-1
         bounds = np.concatenate(([0], idx + 1, [count.size]))
-        sums = np.stack([np.add.reduceat(fine[r], bounds[:-1]) for r in range(4)])
+        # (a zero cell past the end: an edge in the last cell starts an empty last bin)
+        padded = np.concatenate([fine, np.zeros((4, 1))], axis=1)
+        sums = np.stack([np.add.reduceat(padded[r], bounds[:-1]) for r in range(4)])
         empty = bounds[:-1] >= bounds[1:]  # repeated edges: an empty bin
         sums[:, empty] = 0.0
         return self._bin_stats(sums, edges)

@@ -349,3 +349,72 @@ def test_cli_progress_goes_to_a_terminal_stderr_only(tmp_path, monkeypatch):
     # cover the previous text, whose length depends on the measured rate
     assert lines[-1].endswith("\n")
     assert lines[-1].rstrip("\n").rstrip(" ").endswith("rows/s")
+
+
+# ------------------------------------------------------------------- 0/1 labels, one pass
+def _binary_file(path, y, p, label_type):
+    table = pa.table({"y": pa.array(y, type=label_type), "1": pa.array(p, type=pa.float32())})
+    pq.write_table(table, path, row_group_size=700)
+    return str(path)
+
+
+def _first_pass_report(monkeypatch, path, **kwargs):
+    """The report computed with the pass over the labels (no 0/1 guess)."""
+    import skcalib.report._stream as stream_mod
+
+    with monkeypatch.context() as m:
+        m.setattr(stream_mod, "_speculate_binary", lambda *args: (None, None))
+        return stream_report(path, **kwargs)
+
+
+@pytest.mark.parametrize("label_type", [pa.int8(), pa.uint8(), pa.int64()])
+def test_integer_0_1_labels_need_no_first_pass(tmp_path, monkeypatch, label_type):
+    import skcalib.report._stream as stream_mod
+
+    rng = np.random.default_rng(3)
+    p = rng.random(5000).astype(np.float32)
+    y = (rng.random(5000) < p).astype(np.int64)
+    path = _binary_file(tmp_path / "b.parquet", y, p, label_type)
+    ref = _first_pass_report(monkeypatch, path)
+    calls = []
+    real = stream_mod._present_labels
+    monkeypatch.setattr(stream_mod, "_present_labels", lambda *a: calls.append(1) or real(*a))
+    got = stream_report(path)
+    assert calls == []  # one pass over the file
+    assert got.values == ref.values
+    assert got.classes["model"].tolist() == ref.classes["model"].tolist() == [0, 1]
+    assert got.classes["model"].dtype == ref.classes["model"].dtype
+    assert got.positive_class == ref.positive_class == {"model": 1}
+    assert got.values["model"]["brier_score"] == pytest.approx(M.brier_score(y, p), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        "ones",  # one class only: the first pass decides what it is
+        "minus_one",  # {-1, 1}
+        "late_two",  # a third label in the last row group: a clean error, as always
+    ],
+)
+def test_other_integer_labels_take_the_first_pass(tmp_path, monkeypatch, labels):
+    rng = np.random.default_rng(4)
+    p = rng.random(3000).astype(np.float32)
+    y = (rng.random(3000) < p).astype(np.int64)
+    if labels == "ones":
+        y[:] = 1
+    elif labels == "minus_one":
+        y[y == 0] = -1
+    else:
+        y[-1] = 2
+    path = _binary_file(tmp_path / "b.parquet", y, p, pa.int32())
+    if labels == "late_two":
+        for report in (stream_report, lambda f: _first_pass_report(monkeypatch, f)):
+            with pytest.raises(Exception, match="column 'y' has 3 labels") as info:
+                report(path)
+            assert "given with --labels" not in str(info.value)
+        return
+    ref = _first_pass_report(monkeypatch, path)
+    got = stream_report(path)
+    assert got.values == ref.values
+    assert got.classes["model"].tolist() == ref.classes["model"].tolist()
+    assert got.positive_class == ref.positive_class

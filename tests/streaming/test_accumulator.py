@@ -17,7 +17,7 @@ from skcalib.metrics import (
     root_mean_squared_calibration_error,
     static_calibration_error,
 )
-from skcalib.metrics._binning import quantile_edges
+from skcalib.metrics._binning import COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ, quantile_edges
 from skcalib.report import calibration_report
 from skcalib.streaming import CalibrationAccumulator, fine_bin_edges
 
@@ -267,3 +267,67 @@ def test_fine_cell_index_is_the_right_closed_bin(dtype):
     ).astype(dtype)
     x = x[x >= 0]
     assert_array_equal(_fine_cell(x), bin_index_unclipped(x, edges, uniform=False))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_bins", [1, 2, 10, 15, 100])
+def test_binary_kernel_equals_the_general_binning(dtype, n_bins):
+    # unweighted 0/1 binary chunks take a kernel of their own (equal-width bins and
+    # accuracy read from the fine cells); unit weights take the general binning of the
+    # core: same cells, same bins, same sums, on values placed on every kind of edge
+    from skcalib.streaming._accumulator import _coarse_plan
+
+    rng = np.random.default_rng(5)
+    edges = fine_bin_edges()
+    uniform = np.linspace(0, 1, n_bins + 1)
+    p = np.concatenate(
+        [
+            edges,
+            np.nextafter(edges, 2.0)[:-1],
+            np.nextafter(edges, -1.0)[1:],
+            uniform,
+            np.nextafter(uniform, 2.0)[:-1],
+            np.nextafter(uniform, -1.0)[1:],
+            [0.0, 0.5, 1.0, 1e-30, 1 - 1e-12],
+            rng.random(20_000),
+            1 / (1 + np.exp(-rng.normal(size=20_000) * 8)),
+        ]
+    ).astype(dtype)
+    p = np.clip(p, 0, 1)
+    y = (rng.random(p.size) < p).astype(np.int8)
+    assert _coarse_plan(n_bins) is not None
+    fast = CalibrationAccumulator(n_bins=n_bins, labels=[0, 1]).update(y, p)
+    slow = CalibrationAccumulator(n_bins=n_bins, labels=[0, 1]).update(
+        y, p, sample_weight=np.ones(p.size)
+    )
+    a, b = fast._state, slow._state
+    assert not a["weighted"] and b["weighted"]
+    for key in ("stats", "fine"):
+        assert_array_equal(a[key][COUNT], b[key][COUNT], key)
+        assert_array_equal(a[key][SUM_TRUE], b[key][SUM_TRUE], key)
+        assert_array_equal(a[key][SUM_WEIGHT_SQ], b[key][SUM_WEIGHT_SQ], key)
+        assert_allclose(a[key][SUM_PROBA], b[key][SUM_PROBA], rtol=1e-13, atol=1e-300)
+    assert a["correct"] == b["correct"]
+    assert a["brier_sum"] == pytest.approx(b["brier_sum"], rel=1e-13)
+    assert a["log_loss_sum"] == pytest.approx(b["log_loss_sum"], rel=1e-13)
+    got = fast.compute()
+    want = {
+        "expected_calibration_error": expected_calibration_error(y, p, n_bins=n_bins),
+        "max_calibration_error": max_calibration_error(y, p, n_bins=n_bins),
+        "brier_score": brier_score(y, p),
+        "negative_log_likelihood": negative_log_likelihood(y, p),
+    }
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, rel=RTOL, abs=1e-15), key
+
+
+def test_binary_kernel_falls_back_when_a_cell_holds_two_edges():
+    from skcalib.streaming._accumulator import _coarse_plan
+
+    assert _coarse_plan(5000) is None  # cells near 0.5 are 1.2e-3 wide
+    rng = np.random.default_rng(6)
+    p = rng.random(4000)
+    y = (rng.random(4000) < p).astype(int)
+    got = CalibrationAccumulator(n_bins=5000).update(y, p).compute()
+    want = expected_calibration_error(y, p, n_bins=5000)
+    assert got["expected_calibration_error"] == pytest.approx(want, rel=RTOL)
