@@ -13,6 +13,8 @@ The build runs offline and is warning-free (``-W`` turns a warning into an error
   examples that use them (``doc/_templates/autosummary/``).
 * ``examples/displays.ipynb`` is executed by the build (myst-nb), so its figures appear
   on the site; outputs are never committed.
+* MathJax is copied into the site (sphinx-mathjax-offline): the pages load nothing
+  from the network.
 * Cross-references to Python, numpy, scipy, scikit-learn, matplotlib and pandas
   (intersphinx) are resolved only when ``SKCALIB_DOCS_INTERSPHINX=1`` is set, which needs
   the network to download the projects' inventories.  Without it (the default, and in
@@ -47,6 +49,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # MathJax served from _static/mathjax, not from a CDN: the site works offline
+    "sphinx-mathjax-offline",
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_gallery.gen_gallery",

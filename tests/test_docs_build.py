@@ -20,6 +20,7 @@ Checked on the built HTML:
 """
 
 import base64
+import fcntl
 import importlib
 import inspect
 import io
@@ -53,6 +54,8 @@ BROWSER_PAGES = [
     "auto_examples/index.html",
     "auto_examples/plot_reliability_diagram.html",
     "notebooks/displays.html",
+    # formulas (MathJax, served with the site) and the examples using the function
+    "generated/skcalib.metrics.expected_calibration_error.html",
 ]
 BUILD_TIMEOUT = 900  # seconds
 
@@ -177,6 +180,13 @@ CHROMIUM_FLAGS = [
 LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
 
 
+def _above_10(fd):
+    """A copy of the descriptor numbered 10 or more (the original is closed)."""
+    copy = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+    os.close(fd)
+    return copy
+
+
 class DevTools:
     """A minimal client of the Chrome DevTools protocol over ``--remote-debugging-pipe``.
 
@@ -187,19 +197,25 @@ class DevTools:
     def __init__(self, executable, user_data_dir):
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
+        # the child's ends away from 3 and 4, which the redirections below overwrite
+        to_browser_r, from_browser_w = (_above_10(fd) for fd in (to_browser_r, from_browser_w))
 
-        def child_fds():
-            os.dup2(to_browser_r, 3)
-            os.dup2(from_browser_w, 4)
-
+        # bash puts the pipe's ends on descriptors 3 and 4, then runs chromium
         self.proc = subprocess.Popen(
-            [executable, *CHROMIUM_FLAGS, f"--user-data-dir={user_data_dir}", "about:blank"],
+            [
+                "bash",
+                "-c",
+                f'exec "$@" 3<&{to_browser_r} 4>&{from_browser_w}',
+                "bash",
+                executable,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={user_data_dir}",
+                "about:blank",
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=child_fds,
-            # the descriptors are closed after preexec_fn, except those kept here
-            pass_fds=(to_browser_r, from_browser_w, 3, 4),
+            pass_fds=(to_browser_r, from_browser_w),
         )
         os.close(to_browser_r)
         os.close(from_browser_w)
@@ -280,6 +296,16 @@ IMAGES_JS = """
 """
 
 
+# the number of formulas typeset by MathJax (-1 on a page without formulas)
+MATH_JS = """
+(async () => {
+  if (!window.MathJax || !window.MathJax.startup) { return -1; }
+  await window.MathJax.startup.promise;
+  return document.querySelectorAll("mjx-container").length;
+})()
+"""
+
+
 def _screenshot_pixels(data):
     """The screenshot as an (height, width, channels) float array."""
     import matplotlib.image
@@ -303,6 +329,11 @@ def _check_page(url, tmp_path):
         images = browser.send(
             "Runtime.evaluate",
             {"expression": IMAGES_JS, "awaitPromise": True, "returnByValue": True},
+            session=session,
+        )["result"]["value"]
+        formulas = browser.send(
+            "Runtime.evaluate",
+            {"expression": MATH_JS, "awaitPromise": True, "returnByValue": True},
             session=session,
         )["result"]["value"]
         shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=session)
@@ -332,7 +363,7 @@ def _check_page(url, tmp_path):
     assert not errors, f"console errors on {url}: {errors}"
     broken = [i for i in images if not (i["width"] > 0 and i["height"] > 0)]
     assert not broken, f"images not decoded on {url}: {broken}"
-    return images, _screenshot_pixels(base64.b64decode(shot["data"]))
+    return images, formulas, _screenshot_pixels(base64.b64decode(shot["data"]))
 
 
 @pytest.mark.parametrize("page", BROWSER_PAGES)
@@ -346,7 +377,9 @@ def test_page_renders_in_headless_chromium(html, page, tmp_path):
 
     path = html / page
     assert path.is_file()
-    images, pixels = _check_page(path.resolve().as_uri(), tmp_path)
+    images, formulas, pixels = _check_page(path.resolve().as_uri(), tmp_path)
+    if 'class="math' in path.read_text(encoding="utf-8"):
+        assert formulas > 0, f"MathJax typeset no formula on {page}"
     assert pixels.shape[1] == 1280 and pixels.shape[0] > 500
     if os.environ.get("SKCALIB_DOCS_SCREENSHOTS"):  # to look at them
         import matplotlib.image
