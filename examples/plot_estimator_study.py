@@ -1,7 +1,7 @@
 """
-===========================================================
+=============================================================
 How good are calibration-error estimators? A simulation study
-===========================================================
+=============================================================
 
 A calibration error computed on a test set is an *estimate* of a population quantity,
 the true calibration error of the model.  This example measures, on synthetic data
