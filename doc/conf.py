@@ -153,10 +153,13 @@ def _skip_metadata_routing(app, what, name, obj, skip, options):
 
 
 def setup(app):
-    # the notebook's kernel is another process: it imports this checkout too
+    # the notebook's kernel is another process: it imports this checkout too, and draws
+    # with its inline backend (a MPLBACKEND=Agg of the caller would leave the notebook
+    # without figures; sphinx-gallery selects Agg for the scripts by itself)
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
     )
+    os.environ.pop("MPLBACKEND", None)
     # before the sources are read (sphinx-gallery writes its pages at the same event)
     app.connect("builder-inited", _copy_notebooks)
     app.connect("autodoc-skip-member", _skip_metadata_routing)
