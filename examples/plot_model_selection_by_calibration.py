@@ -14,9 +14,6 @@ losses are negated, so the table below negates them back.  Runs in a few seconds
 offline.
 """
 
-import os
-import tempfile
-
 import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.base import clone
@@ -32,8 +29,6 @@ from sklearn.tree import DecisionTreeClassifier
 import skcalib  # noqa: F401  (registers "ece", "brier", ... with scikit-learn)
 from skcalib.display import ReliabilityDisplay
 from skcalib.metrics import get_scorer
-
-plt.switch_backend("Agg")  # no window: the figure is saved to a file
 
 X, y = load_breast_cancer(return_X_y=True)
 cv = StratifiedKFold(5, shuffle=True, random_state=0)
@@ -88,10 +83,7 @@ for i in (int(np.argmin(res["rank_test_ece"])), worst):
     model = clone(pipe).set_params(**res["params"][i])
     proba = cross_val_predict(model, X, y, cv=cv, method="predict_proba")
     ReliabilityDisplay.from_predictions(y, proba, name=describe(res["params"][i]), ax=ax)
-path = os.path.join(tempfile.mkdtemp(prefix="skcalib-"), "model_selection.png")
-fig.savefig(path, dpi=100)
-plt.close(fig)
-print(f"saved {path}")
+plt.show()
 
 # %%
 # Options of a metric: pass a scorer object

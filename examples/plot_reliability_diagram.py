@@ -26,12 +26,8 @@ fitted model frozen (:class:`sklearn.frozen.FrozenEstimator`): the predicted cla
 not change, the confidences shrink towards the diagonal.  Logistic regression is close
 to calibrated.
 
-Runs offline in a few seconds; the figure is saved to a temporary file (Agg backend, no
-window).
+Runs offline in a few seconds.
 """
-
-import os
-import tempfile
 
 import matplotlib.pyplot as plt
 from sklearn.datasets import make_classification
@@ -43,8 +39,6 @@ from sklearn.naive_bayes import GaussianNB
 from skcalib.display import ReliabilityDisplay
 from skcalib.metrics import expected_calibration_error
 from skcalib.recalibration import RecalibratedClassifier
-
-plt.switch_backend("Agg")  # no window: save to a file
 
 X, y = make_classification(
     n_samples=20_000, n_features=20, n_informative=2, n_redundant=10, random_state=42
@@ -85,7 +79,4 @@ for i, (name, model) in enumerate(models.items()):
     assert disp.bin_count.shape == (15,)  # one default number of bins
     print(f"{name:34s} ECE = {ece:.4f}")
 
-path = os.path.join(tempfile.mkdtemp(prefix="skcalib-"), "reliability_diagram.png")
-fig.savefig(path, dpi=100)
-plt.close(fig)
-print(f"saved {path}")
+plt.show()

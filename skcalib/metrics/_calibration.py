@@ -969,8 +969,6 @@ def reliability_curve(
           number of samples without weights).
         - ``bin_edges``: ndarray of shape (n_bins + 1,) or (n_classes, n_bins + 1).
         - ``bin_stats``: the underlying :class:`BinStats` sufficient statistics.
-
-        The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
         - ``prob_true_low``, ``prob_true_high`` (only with ``confidence_level``):
           ndarrays of the shape of ``prob_true``, the Wilson (or Clopper-Pearson)
           interval of each bin's observed frequency; NaN for empty bins.

@@ -143,7 +143,7 @@ class RecalibratedClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         The method of the classifier the calibrators read.
     n_features_in_ : int
         Number of features seen during ``fit`` (when the classifier records it).
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during ``fit`` (when the classifier records them).
 
     See Also
