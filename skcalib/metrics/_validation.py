@@ -490,10 +490,19 @@ def _fmt_index(idx, start):
 # --------------------------------------------------------------------------------------
 
 
+def _detached(x):
+    """``x.detach()`` for a tensor that requires grad, else ``x``."""
+    if getattr(x, "requires_grad", False) and callable(getattr(x, "detach", None)):
+        return x.detach()
+    return x
+
+
 def _check_proba_array_xp(P, name, xp, device):
     """:func:`_check_proba_array` for an array of the namespace ``xp``: the array in its
     computing dtype (:func:`~skcalib.utils._array_api.float_dtype`) and the numpy dtype
-    it was given in (for :func:`row_sum_tolerance`)."""
+    it was given in (for :func:`row_sum_tolerance`).  A tensor that requires grad is
+    detached (a metric reads values)."""
+    P = _detached(P)
     if xp.isdtype(P.dtype, "real floating"):
         given = np.float16 if P.dtype == getattr(xp, "float16", None) else np.float64
     elif xp.isdtype(P.dtype, ("integral", "bool")):
@@ -568,7 +577,7 @@ def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype):
         sw = check_sample_weight(sample_weight, n_samples)
         return xp.asarray(sw, dtype=dtype, device=device)
     name = "sample_weight"
-    sw = sample_weight
+    sw = _detached(sample_weight)
     if not xp.isdtype(sw.dtype, ("real floating", "integral", "bool")):
         raise ValueError(f"{name} must contain real numbers, got dtype {sw.dtype}")
     sw = xp.astype(sw, dtype)
