@@ -19,7 +19,8 @@ dependency.
 Interface (used by the metrics and the estimators; stable)
 ----------------------------------------------------------
 ``get_namespace_and_device(*arrays) -> (xp, device)``
-    The namespace and device of the arrays (None and lists are ignored).  ``xp`` is None
+    The namespace and device of the arrays (numpy arrays, pandas objects, lists and None
+    are ignored).  ``xp`` is None
     unless dispatch is on and the arrays belong to a namespace other than numpy: None
     means "use the numpy code path" (numpy arrays also run there under dispatch, so that
     numpy users keep the numpy fast paths).
@@ -73,10 +74,27 @@ def is_numpy_namespace(xp):
     return xp is None or namespace_name(xp) == "numpy"
 
 
+#: libraries whose arrays array-api-compat wraps although they lack ``__array_namespace__``
+_WRAPPED_LIBRARIES = frozenset({"torch", "cupy", "jax", "jaxlib"})
+
+
+def _is_array_api_array(a):
+    """Whether ``a`` is an array of a namespace other than numpy: it has
+    ``__array_namespace__`` or is a PyTorch, CuPy or JAX array.  numpy arrays, pandas
+    and polars objects, Dask arrays (:mod:`skcalib.dask` handles those), lists and
+    scalars are not."""
+    if isinstance(a, np.ndarray | np.generic):
+        return False
+    if hasattr(a, "__array_namespace__"):
+        return True
+    return type(a).__module__.split(".")[0] in _WRAPPED_LIBRARIES
+
+
 def get_namespace_and_device(*arrays):
     """``(xp, device)`` of ``arrays``: ``(None, None)`` for the numpy code path.
 
-    Lists, tuples, scalars and None are ignored.  ``xp`` is not None only with
+    Only arrays of a namespace other than numpy count: numpy arrays, pandas objects,
+    Dask arrays, lists, tuples, scalars and None are ignored.  ``xp`` is not None only with
     ``array_api_dispatch=True`` and arrays of a namespace other than numpy; arrays of
     different namespaces or devices raise scikit-learn's error.
 
@@ -86,8 +104,7 @@ def get_namespace_and_device(*arrays):
     >>> get_namespace_and_device(np.array([0.2, 0.8]), None)
     (None, None)
     """
-    arrays = [a for a in arrays if hasattr(a, "__array_namespace__") or hasattr(a, "shape")]
-    arrays = [a for a in arrays if not isinstance(a, np.ndarray | np.generic)]
+    arrays = [a for a in arrays if _is_array_api_array(a)]
     if not arrays:
         return None, None
     xp, is_array_api, device = sklearn_namespace_and_device(*arrays)

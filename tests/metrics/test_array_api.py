@@ -200,3 +200,13 @@ def test_other_metrics_take_a_host_copy(device1):
     assert M.monotonic_sweep_calibration_error(device1.asarray(y), device1.asarray(P)) == (
         pytest.approx(expected, abs=1e-12)
     )
+
+
+def test_pandas_and_lists_under_dispatch(dispatch):
+    """Dispatch changes nothing for input that is not an array of another namespace."""
+    pd = pytest.importorskip("pandas")
+    y, p = [0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4]
+    assert M.expected_calibration_error(pd.Series(y), pd.Series(p), n_bins=2) == 0.275
+    assert M.expected_calibration_error(y, p, n_bins=2) == 0.275
+    curve = M.reliability_curve(y, np.asarray(p), n_bins=2)
+    assert isinstance(curve.prob_true, np.ndarray)

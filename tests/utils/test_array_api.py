@@ -108,3 +108,17 @@ def test_to_numpy_of_a_device_array(dispatch):
     with pytest.raises(RuntimeError, match="NumPy"):
         np.asarray(a)  # what the device tests rely on
     np.testing.assert_array_equal(to_numpy(a, xps), [0.25, 0.5])
+
+
+def test_pandas_dask_and_lists_take_the_numpy_path(dispatch):
+    pd = pytest.importorskip("pandas")
+    da = pytest.importorskip("dask.array")
+    for obj in (pd.Series([0.2, 0.8]), pd.DataFrame({"a": [0.2]}), da.ones(3), [1.0], 2.0):
+        assert get_namespace_and_device(obj) == (None, None)
+
+
+def test_torch_tensors_are_array_api_arrays(dispatch):
+    torch = pytest.importorskip("torch")
+    xp, device = get_namespace_and_device(torch.zeros(2), np.zeros(2))
+    assert namespace_name(xp) == "torch"
+    assert str(device) == "cpu"
