@@ -35,8 +35,9 @@ Interface (used by the metrics and the estimators; stable)
 ``to_numpy(x, xp)``
     A numpy copy on the host (for small results and for tests; never of the data).
 ``weighted_bincount(index, weights, minlength, xp, device)``
-    ``np.bincount`` for the namespaces: a scatter-add where the namespace has one
-    (PyTorch ``index_add``, JAX ``.at[].add``), else sums of a one-hot mask.
+    ``np.bincount`` for the namespaces: CuPy's own ``bincount``, a scatter-add where
+    the namespace has one (PyTorch ``index_add``, JAX ``.at[].add``), else sums of a
+    one-hot mask.
 ``xlogy(x, y, xp)``
     ``x * log(y)`` with ``0 * log(0) = 0``.
 """
@@ -179,9 +180,10 @@ def weighted_bincount(index, weights, minlength, xp, device):
 
     Notes
     -----
-    ``bincount`` is not in the array API standard.  PyTorch has a scatter-add
-    (``index_add``), JAX ``.at[].add``; any other namespace sums a one-hot mask, in
-    chunks of rows (O(n * minlength) work, fine for the few dozen bins of a metric).
+    ``bincount`` is not in the array API standard.  CuPy has numpy's ``bincount``,
+    PyTorch a scatter-add (``index_add``), JAX ``.at[].add``; any other namespace sums
+    a one-hot mask, in chunks of rows (O(n * minlength) work, fine for the few dozen
+    bins of a metric).
     """
     dtype = max_float_dtype(xp, device) if weights is None else weights.dtype
     if weights is None:
@@ -190,6 +192,8 @@ def weighted_bincount(index, weights, minlength, xp, device):
     if name == "torch":
         out = xp.zeros(minlength, dtype=dtype, device=device)
         return out.index_add_(0, xp.astype(index, xp.int64), weights)
+    if name == "cupy":  # pragma: no cover - needs a GPU; CuPy has numpy's bincount
+        return xp.astype(xp.bincount(index, weights=weights, minlength=minlength), dtype)
     if name == "jax":  # pragma: no cover - jax is not a test dependency
         return xp.zeros(minlength, dtype=dtype, device=device).at[index].add(weights)
     # one-hot sums, in chunks of rows that keep the (rows, minlength) mask small
