@@ -828,6 +828,7 @@ def check_classification_labels(
     else:
         P, given_dtype = _check_proba_array_xp(y_proba, proba_name, xp, device)
         if get_namespace_and_device(y_true)[0] is not None:
+            get_namespace_and_device(y_true, y_proba)  # scikit-learn's error if mixed
             y_dev = _check_y_true_xp(y_true, y_name, xp)
     y = _check_y_true(y_true, y_name) if y_dev is None else y_dev
     n = y.shape[0]

@@ -210,3 +210,10 @@ def test_pandas_and_lists_under_dispatch(dispatch):
     assert M.expected_calibration_error(y, p, n_bins=2) == 0.275
     curve = M.reliability_curve(y, np.asarray(p), n_bins=2)
     assert isinstance(curve.prob_true, np.ndarray)
+
+
+def test_labels_on_another_device_are_refused(device1):
+    y, P = _data(seed=10)
+    other = Case("strict-cpu-float64")
+    with pytest.raises(ValueError, match="different devices"):
+        M.brier_score(other.asarray(y), device1.asarray(P))
