@@ -217,3 +217,48 @@ def test_labels_on_another_device_are_refused(device1):
     other = Case("strict-cpu-float64")
     with pytest.raises(ValueError, match="different devices"):
         M.brier_score(other.asarray(y), device1.asarray(P))
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize(
+    "metric",
+    [
+        M.area_under_risk_coverage,
+        M.excess_area_under_risk_coverage,
+        M.area_under_generalized_risk_coverage,
+    ],
+)
+def test_risk_coverage_areas_with_ties_weights_and_uncertainty(dispatch, case_id, metric):
+    """The areas on the device: tied scores form one group, zero weights remove a
+    sample, a user's uncertainty (on the device or the host) ranks the samples."""
+    case = Case(case_id)
+    y, P = _data(seed=11, n=120)
+    P[:30] = P[0]  # a tie group of 30 identical rows
+    rng = np.random.default_rng(11)
+    w = rng.random(len(y))
+    w[::7] = 0.0
+    u = np.round(rng.random(len(y)), 1)  # ties in the uncertainty too
+    tol = case.tolerance
+    P_r, w_r, u_r = case.rounded(P), case.rounded(w), case.rounded(u)
+    for kwargs, kwargs_dev in [
+        ({}, {}),
+        ({"sample_weight": w_r}, {"sample_weight": case.asarray(w)}),
+        ({"uncertainty": u_r}, {"uncertainty": case.asarray(u)}),
+        ({"uncertainty": u_r}, {"uncertainty": u_r}),
+    ]:
+        expected = metric(y, P_r, **kwargs)
+        got = metric(case.asarray(y), case.asarray(P), **kwargs_dev)
+        assert type(got) is float
+        assert got == pytest.approx(expected, rel=tol, abs=tol)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        metric(case.asarray(y), case.asarray(P), uncertainty=case.asarray(u * np.nan))
+
+
+def test_other_selective_metrics_copy_a_device_uncertainty(device1):
+    y, P = _data(seed=12)
+    u = np.random.default_rng(12).random(len(y))
+    expected = M.risk_at_coverage(y, P, coverage=0.5, uncertainty=u)
+    got = M.risk_at_coverage(
+        device1.asarray(y), device1.asarray(P), coverage=0.5, uncertainty=device1.asarray(u)
+    )
+    assert got == pytest.approx(expected, abs=1e-12)

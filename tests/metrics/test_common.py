@@ -669,6 +669,9 @@ ARRAY_API_NATIVE = {
     "general_calibration_error_classwise_threshold",
     "brier_score",
     "negative_log_likelihood",
+    "area_under_risk_coverage",
+    "excess_area_under_risk_coverage",
+    "area_under_generalized_risk_coverage",
 }
 
 
