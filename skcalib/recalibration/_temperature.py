@@ -108,13 +108,16 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
     )
 
 
-#: Bytes of logits per chunk on the array API path: large chunks (few kernel launches
-#: on a GPU) that still bound the temporaries of a pass.
+#: Bytes of logits per chunk on the array API path off the CPU: large chunks (few
+#: kernel launches on a GPU) that still bound the temporaries of a pass.  On a CPU
+#: device the chunks of the numpy path (``SCAN_CHUNK_BYTES``), whose temporaries stay
+#: in the cache, are several times faster.
 XP_CHUNK_BYTES = 1 << 26
 
 
-def _xp_row_chunks(n, k, dtype, xp):
-    rows = max(1, XP_CHUNK_BYTES // max(1, k * (xp.finfo(dtype).bits // 8)))
+def _xp_row_chunks(n, k, dtype, xp, device):
+    chunk = SCAN_CHUNK_BYTES if "cpu" in str(device).lower() else XP_CHUNK_BYTES
+    rows = max(1, chunk // max(1, k * (xp.finfo(dtype).bits // 8)))
     return [(start, min(n, start + rows)) for start in range(0, n, rows)]
 
 
@@ -128,7 +131,7 @@ def fit_temperature_xp(Z, y, sample_weight, xp, device, *, row_max=None, max_ite
     """
     n, k = Z.shape
     top = max_float_dtype(xp, device)
-    chunks = _xp_row_chunks(n, k, Z.dtype, xp)
+    chunks = _xp_row_chunks(n, k, Z.dtype, xp, device)
     if row_max is None:
         row_max = xp.max(Z, axis=1)
     cols = xp.arange(k, device=device)
@@ -276,7 +279,7 @@ def scaled_softmax_xp(Z, temperature, xp, device):
     beta = 1.0 / temperature
     n, k = Z.shape
     out = xp.empty((n, k), dtype=Z.dtype, device=device)
-    for start, stop in _xp_row_chunks(n, k, Z.dtype, xp):
+    for start, stop in _xp_row_chunks(n, k, Z.dtype, xp, device):
         c = Z[start:stop, :] * beta
         c = xp.exp(c - xp.max(c, axis=1, keepdims=True))
         out[start:stop, :] = c / xp.sum(c, axis=1, keepdims=True)
