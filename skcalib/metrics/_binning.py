@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..utils._array_api import max_float_dtype, to_numpy, weighted_bincount
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._validation import (
     ClassificationInput,
@@ -628,6 +629,8 @@ def bin_stats(
     mode = resolve_multiclass(multiclass, data)
     if rows is None:
         rows = row_chunks(data.proba)
+    if data.xp is not None:
+        return _bin_stats_xp(data, rows, mode, n_bins, strategy, bins, threshold)
     sw = data.sample_weight
     # a float64 scalar, so that float32 probabilities are compared with the threshold
     # itself (a Python float would be rounded to float32 first: NEP 50)
@@ -704,6 +707,130 @@ def _classwise_stats(data, rows, edges, n_bins, threshold):
         all_edges.append(quantile_edges(values, n_bins, weight))
         parts.append(accumulate_pairs(col, y == j, sw, all_edges[-1], threshold))
     return np.stack(parts, axis=1), np.stack(all_edges)
+
+
+# --------------------------------------------------------------------------------------
+# array API input: the same sums, computed in the input's namespace and on its device
+# --------------------------------------------------------------------------------------
+
+
+def _bin_stats_xp(data, rows, mode, n_bins, strategy, bins, threshold):
+    """:func:`bin_stats` of array-API input (``data.xp`` not None).
+
+    The O(n) work runs in the namespace, on the device: the bin index by
+    ``searchsorted`` against the edges (the right-closed rule, exact: the probabilities
+    and the edges are compared in the widest float of the device), the per-bin sums by
+    :func:`~skcalib.utils._array_api.weighted_bincount` over the same combined (bin,
+    outcome) and (class, bin) cells as the numpy kernels.  Equal-mass edges are order
+    statistics taken on the device (only the ``n_bins + 1`` edges travel).  The
+    resulting ``(4, n_groups, n_bins)`` sums are moved to the host: a :class:`BinStats`
+    is a small numpy object, mergeable with the statistics of any other source.
+    """
+    xp, device, sw = data.xp, data.device, data.sample_weight
+    for _ in rows:  # reads (and so checks) the array
+        pass
+    P = data.proba
+    dtype = max_float_dtype(xp, device)
+    if mode == "binary":
+        conf = P if data.binary_1d else P[:, data.pos_index]
+        groups = [(conf, data.y == data.pos_index)]
+    elif mode == "top_label":
+        P2 = _as_2col_xp(P, data.pos_index, xp) if P.ndim == 1 else P
+        pred = xp.argmax(P2, axis=1)
+        conf = xp.max(P2, axis=1)
+        groups = [(conf, xp.astype(pred, data.y.dtype) == data.y)]
+    else:
+        P2 = _as_2col_xp(P, data.pos_index, xp) if P.ndim == 1 else P
+        groups = [(P2[:, j], data.y == j) for j in range(P2.shape[1])]
+    sums, all_edges = [], []
+    for conf, outcome in groups:
+        if bins is not None:
+            edges = bins
+        elif strategy == "uniform":
+            edges = _uniform_edges(n_bins)
+        else:
+            edges = _quantile_edges_xp(conf, n_bins, sw, threshold, xp)
+        all_edges.append(edges)
+        sums.append(_pair_sums_xp(conf, outcome, sw, edges, threshold, xp, device, dtype))
+    sums = np.stack(sums, axis=1)
+    return BinStats(
+        count=sums[COUNT],
+        sum_proba=sums[SUM_PROBA],
+        sum_true=sums[SUM_TRUE],
+        bin_edges=np.array(np.stack(all_edges), dtype=np.float64),
+        total_weight=float(data.n_samples if sw is None else xp.sum(sw)),
+        sum_weight_sq=None if sw is None else sums[SUM_WEIGHT_SQ],
+    )
+
+
+def _as_2col_xp(p, pos_index, xp):
+    """:func:`_as_2col` in the namespace ``xp``."""
+    cols = [1 - p, p] if pos_index == 1 else [p, 1 - p]
+    return xp.stack(cols, axis=1)
+
+
+def _pair_sums_xp(conf, outcome, weight, edges, threshold, xp, device, dtype):
+    """Per-bin sums (4, n_bins) of (probability, outcome, weight) triples of ``xp``, as a
+    host float64 array: :func:`_pair_sums` and :func:`_fold` in the namespace."""
+    n_bins = edges.shape[0] - 1
+    x = xp.astype(conf, dtype)
+    inner = xp.asarray(edges[1:-1], dtype=dtype, device=device)
+    b = xp.searchsorted(inner, x, side="left")  # right-closed: e_m < p <= e_m+1
+    if threshold > 0:
+        b = xp.where(x > threshold, b, xp.full_like(b, n_bins))  # a dropped slot
+    cell = b * 2 + xp.astype(outcome, b.dtype)
+    w = None if weight is None else xp.astype(weight, dtype)
+    per_cell = weighted_bincount(cell, w, 2 * n_bins + 2, xp, device)
+    wp = x if w is None else x * w
+    sum_proba = weighted_bincount(b, wp, n_bins + 1, xp, device)
+    out = np.empty((4, n_bins))
+    cells = to_numpy(per_cell, xp).astype(np.float64)
+    out[SUM_TRUE] = cells[1 : 2 * n_bins : 2]
+    out[COUNT] = cells[0 : 2 * n_bins : 2] + out[SUM_TRUE]
+    out[SUM_PROBA] = to_numpy(sum_proba, xp)[:n_bins]
+    if w is None:
+        out[SUM_WEIGHT_SQ] = out[COUNT]
+    else:
+        out[SUM_WEIGHT_SQ] = to_numpy(weighted_bincount(b, w * w, n_bins + 1, xp, device), xp)[
+            :n_bins
+        ]
+    return out
+
+
+def _quantile_edges_xp(values, n_bins, weight, threshold, xp):
+    """:func:`quantile_edges` of the values of ``xp`` kept by ``threshold``: the same
+    inverted-CDF order statistics, selected on the device (``sort``, and for weights
+    ``cumulative_sum`` and ``searchsorted``); only the edges travel to the host."""
+    keep = values > threshold if threshold > 0 else None
+    if weight is not None:
+        positive = weight > 0
+        keep = positive if keep is None else keep & positive
+    if keep is not None:
+        values = values[keep]
+        weight = None if weight is None else weight[keep]
+    n = values.shape[0]
+    if n == 0:
+        return _uniform_edges(n_bins)
+    if n_bins == 1:
+        return _uniform_edges(1)
+    k = np.arange(1, n_bins)
+    order = xp.argsort(values, stable=True)
+    xs = xp.take(values, order)
+    if weight is None:
+        kth = -((-k * n) // n_bins) - 1
+    else:
+        w = xp.take(weight, order)
+        w = w / xp.max(w)
+        cum = xp.cumulative_sum(w)
+        total = float(cum[-1])
+        rtol = max(64, n) * float(xp.finfo(cum.dtype).eps)
+        targets = xp.asarray(k * total * (1 - rtol), dtype=cum.dtype, device=cum.device)
+        kth = to_numpy(xp.searchsorted(cum * n_bins, targets, side="left"), xp)
+        kth = np.minimum(kth, n - 1)
+    idx = xp.asarray(kth.astype(np.int64), device=xs.device)
+    inner = to_numpy(xp.take(xs, idx), xp).astype(np.float64)
+    edges = np.concatenate(([0.0], inner, [1.0]))
+    return np.clip(edges, 0.0, 1.0)
 
 
 @validate_params(
@@ -820,7 +947,12 @@ def stats_of_input(
     edges = None if bins is None else check_bin_edges(bins)
     n_bins = check_n_bins(n_bins)
     data = check_classification_labels(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        array_api=True,
     )
     rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
     return bin_stats(

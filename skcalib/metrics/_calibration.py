@@ -14,6 +14,7 @@ import numpy as np
 from scipy.special import betaincinv, ndtri
 from sklearn.utils import Bunch
 
+from ..utils._array_api import get_namespace_and_device, max_float_dtype
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import (
     MULTICLASS_OPTIONS,
@@ -975,7 +976,9 @@ def reliability_curve(
 
         The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
         Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with
-        count 0 and NaN means) so that every array has one entry per bin.
+        count 0 and NaN means) so that every array has one entry per bin.  For array
+        API input under ``array_api_dispatch=True`` (:doc:`/array_api`) the arrays are
+        of the input's namespace and device; ``bin_stats`` stays a numpy object.
 
     Notes
     -----
@@ -1062,12 +1065,18 @@ def reliability_curve(
         labels=labels,
         pos_label=pos_label,
     )
-    return curve_from_bin_stats(
+    curve = curve_from_bin_stats(
         stats,
         classwise=multiclass == "classwise",
         confidence_level=confidence_level,
         interval=interval,
     )
+    xp, device = get_namespace_and_device(y_proba)
+    if xp is not None:  # array API input: the curve in its namespace, on its device
+        dtype = max_float_dtype(xp, device)
+        for key in [k for k in curve if k != "bin_stats"]:
+            curve[key] = xp.asarray(curve[key], dtype=dtype, device=device)
+    return curve
 
 
 def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None, interval="wilson"):

@@ -27,6 +27,7 @@ from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
 from sklearn.utils import Bunch
 
+from ..utils._array_api import get_namespace_and_device
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import bin_stats
 from ._guard import scorer_misuse_guard
@@ -59,7 +60,33 @@ _COMMON_CONSTRAINTS = {
 
 
 def _weighted_mean_total(total, sw, n):
-    return total / (n if sw is None else sw.sum())
+    if sw is None:
+        return total / n
+    return total / (sw.sum() if isinstance(sw, np.ndarray) else float(_namespace(sw).sum(sw)))
+
+
+def _namespace(x):
+    return get_namespace_and_device(x)[0]
+
+
+def _one_hot(data):
+    """(n, n_classes) booleans ``y == k`` of array-API input, on its device."""
+    xp = data.xp
+    k = data.proba.shape[1]
+    return data.y[:, None] == xp.arange(k, dtype=data.y.dtype, device=data.device)[None, :]
+
+
+def _brier_sum_xp(data):
+    """:func:`_brier_sum` of array-API input, in the namespace and dtype of ``proba``."""
+    xp, P, sw = data.xp, data.proba, data.sample_weight
+    if P.ndim == 1:
+        d = P - xp.astype(data.y == data.pos_index, P.dtype)
+        per_row = d * d
+    else:
+        d = P - xp.astype(_one_hot(data), P.dtype)
+        per_row = xp.sum(d * d, axis=1)
+    total = float(xp.sum(per_row if sw is None else per_row * sw))
+    return 0.5 * total if P.ndim == 2 and P.shape[1] == 2 else total
 
 
 def _brier_sum(data, rows=None):
@@ -76,6 +103,10 @@ def _brier_sum(data, rows=None):
     sw = data.sample_weight
     if rows is None:
         rows = row_chunks(P)
+    if data.xp is not None:
+        for _ in rows:  # reads (and so checks) the array
+            pass
+        return _brier_sum_xp(data)
     total = 0.0
     if P.ndim == 1:
         pos = data.pos_index
@@ -138,6 +169,8 @@ def _log_loss_sum(data, eps, rows=None):
     input dtype for a negative sample of a 1-D ``y_proba``), as
     :func:`sklearn.metrics.log_loss` does.
     """
+    if data.xp is not None:
+        return _log_loss_sum_xp(data, eps, rows)
     p = _true_class_proba(data, rows)
     if eps == "auto":
         eps = float(np.finfo(data.proba.dtype).eps)
@@ -151,6 +184,23 @@ def _log_loss_sum(data, eps, rows=None):
         np.log(p, out=p)
     sw = data.sample_weight
     return -float(p.sum() if sw is None else np.dot(p, sw))
+
+
+def _log_loss_sum_xp(data, eps, rows):
+    """:func:`_log_loss_sum` of array-API input, in the namespace and dtype of
+    ``proba`` (clipped as scikit-learn's ``log_loss`` does)."""
+    xp, P, sw = data.xp, data.proba, data.sample_weight
+    for _ in rows:  # reads (and so checks) the array
+        pass
+    if P.ndim == 1:
+        p = xp.where(data.y == data.pos_index, P, 1 - P)
+    else:
+        p = xp.sum(xp.where(_one_hot(data), P, xp.zeros_like(P)), axis=1)
+    if eps == "auto":
+        eps = float(xp.finfo(P.dtype).eps)
+    p = xp.clip(p, eps, 1 - eps)
+    logs = xp.log(p)
+    return -float(xp.sum(logs if sw is None else logs * sw))
 
 
 # --------------------------------------------------------------------------------------
@@ -228,7 +278,12 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
     0.146...
     """
     data = check_classification_labels(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        array_api=True,
     )
     rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
     total = _brier_sum(data, rows)
@@ -303,7 +358,12 @@ def negative_log_likelihood(
     0.21616...
     """
     data = check_classification_labels(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        array_api=True,
     )
     rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
     total = _log_loss_sum(data, eps, rows)

@@ -44,6 +44,7 @@ import numpy as np
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.utils import Bunch
 
+from ..utils._array_api import get_namespace_and_device, to_numpy
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import COUNT, SUM_TRUE, _uniform_edges, accumulate_pairs, probability_outcome
 from ._guard import scorer_misuse_guard
@@ -91,18 +92,22 @@ class _Ranked:
     read in decreasing order if ``confident_high`` (the default top-label confidence),
     in increasing order otherwise (a user's uncertainty).  ``wrong`` is the error
     indicator of the top-label prediction, ``sw`` the weights (None, or positive after
-    the removal of the zero weights).
+    the removal of the zero weights).  ``xp`` is the namespace of array-API input
+    (``score``, ``wrong`` and ``sw`` on its device), None for numpy.
     """
 
-    def __init__(self, score, confident_high, wrong, sw):
+    def __init__(self, score, confident_high, wrong, sw, xp=None):
         self.score = score
         self.confident_high = confident_high
         self.wrong = wrong
         self.sw = sw
+        self.xp = xp
 
     @property
     def total(self):
-        return float(self.wrong.shape[0] if self.sw is None else self.sw.sum())
+        if self.sw is None:
+            return float(self.wrong.shape[0])
+        return float(self.sw.sum() if self.xp is None else self.xp.sum(self.sw))
 
 
 def _check_uncertainty(uncertainty, n, name="uncertainty"):
@@ -111,14 +116,24 @@ def _check_uncertainty(uncertainty, n, name="uncertainty"):
     return u
 
 
-def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label):
+def _ranked_input(
+    y_true, y_proba, uncertainty, sample_weight, labels, pos_label, *, array_api=False
+):
+    """Validated :class:`_Ranked` input.  With ``array_api`` (a caller whose kernels
+    run in the namespace: :func:`_tie_groups` and the areas) array-API input stays on
+    its device; otherwise it is copied to the host (doc/array_api.rst)."""
     data = check_classification_input(
         y_true,
         y_proba,
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
+        array_api=array_api,
     )
+    if data.xp is not None:
+        return _ranked_input_xp(data, uncertainty)
+    if uncertainty is not None and get_namespace_and_device(uncertainty)[0] is not None:
+        uncertainty = to_numpy(uncertainty, get_namespace_and_device(uncertainty)[0])
     conf, correct = probability_outcome(data, "top_label")
     wrong = ~np.asarray(correct, dtype=bool)
     if uncertainty is None:
@@ -130,6 +145,40 @@ def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label
         keep = sw > 0
         score, wrong, sw = score[keep], wrong[keep], sw[keep]
     return _Ranked(score, confident_high, wrong, sw)
+
+
+def _ranked_input_xp(data, uncertainty):
+    """:func:`_ranked_input` of array-API input: the top-label confidence and errors
+    on the device; ``uncertainty`` of the namespace is checked there, a host one is
+    checked on the host and moved."""
+    xp, device, P = data.xp, data.device, data.proba
+    if P.ndim == 1:
+        cols = [1 - P, P] if data.pos_index == 1 else [P, 1 - P]
+        P = xp.stack(cols, axis=1)
+    conf = xp.max(P, axis=1)
+    wrong = xp.astype(xp.argmax(P, axis=1), data.y.dtype) != data.y
+    if uncertainty is None:
+        score, confident_high = conf, True
+    else:
+        if get_namespace_and_device(uncertainty)[0] is None:
+            u = _check_uncertainty(uncertainty, data.n_samples)
+            score = xp.asarray(u, dtype=P.dtype, device=device)
+        else:
+            score = uncertainty[:, 0] if uncertainty.ndim == 2 else uncertainty
+            if score.ndim != 1 or score.shape[0] != data.n_samples:
+                raise ValueError(
+                    f"uncertainty must be a 1-D array of {data.n_samples} values, got "
+                    f"shape {tuple(uncertainty.shape)}"
+                )
+            score = xp.astype(score, P.dtype)
+            if not bool(xp.all(xp.isfinite(score))):
+                raise ValueError("uncertainty contains NaN or infinity")
+        confident_high = False
+    sw = data.sample_weight
+    if sw is not None and not bool(xp.all(sw > 0)):  # weight 0 = removal
+        keep = sw > 0
+        score, wrong, sw = score[keep], wrong[keep], sw[keep]
+    return _Ranked(score, confident_high, wrong, sw, xp)
 
 
 # --------------------------------------------------------------------------------------
@@ -145,6 +194,8 @@ def _tie_groups(r: _Ranked):
     score, ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of
     the groups ``0..g`` (the predictions kept by a threshold at group ``g``).
     """
+    if r.xp is not None:
+        return _tie_groups_xp(r)
     score, wrong, sw = r.score, r.wrong, r.sw
     s64 = score.astype(np.float64, copy=False)
     # validated probabilities (the default score) are never negative
@@ -185,6 +236,22 @@ def _tie_groups(r: _Ranked):
     if ends is None:
         return vs + 0.0, mass, errors
     return vs[ends] + 0.0, mass, errors[ends]
+
+
+def _tie_groups_xp(r: _Ranked):
+    """:func:`_tie_groups` in the namespace of array-API input, on its device: one
+    stable ``argsort``, cumulative sums, and the ends of the runs of equal scores."""
+    xp = r.xp
+    order = xp.argsort(r.score, descending=r.confident_high, stable=True)
+    vs = xp.take(r.score, order)
+    dtype = vs.dtype
+    ws = xp.astype(xp.take(r.wrong, order), dtype)
+    w = xp.ones_like(vs) if r.sw is None else xp.take(r.sw, order)
+    mass = xp.cumulative_sum(w)
+    errors = xp.cumulative_sum(ws * w)
+    last = xp.ones(1, dtype=xp.bool, device=vs.device)
+    ends = xp.concat([vs[1:] != vs[:-1], last])
+    return vs[ends], mass[ends], errors[ends]
 
 
 def _group_ends(sorted_values):
@@ -331,6 +398,10 @@ def rejection_curve(
 
 
 def _aurc(mass, errors):
+    if not isinstance(mass, np.ndarray):  # array-API input (doc/array_api.rst)
+        xp = get_namespace_and_device(mass)[0]
+        steps = xp.concat([mass[:1], mass[1:] - mass[:-1]])
+        return _as_unit(float(xp.sum(steps * (errors / mass))) / float(mass[-1]))
     total = mass[-1]
     risk = np.divide(errors, mass)
     if total == mass.shape[0] and mass[0] == 1:  # unweighted, no ties: unit steps
@@ -404,7 +475,9 @@ def area_under_risk_coverage(
     >>> area_under_risk_coverage([0, 1, 1, 1], y_proba)  # (0 + 1/2 + 1/3 + 1/4) / 4
     0.2708...
     """
-    r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
+    r = _ranked_input(
+        y_true, y_proba, uncertainty, sample_weight, labels, pos_label, array_api=True
+    )
     _, mass, errors = _tie_groups(r)
     return _aurc(mass, errors)
 
@@ -478,9 +551,11 @@ def excess_area_under_risk_coverage(
     >>> excess_area_under_risk_coverage([0, 1, 1, 1], y_proba)
     0.2365...
     """
-    r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
+    r = _ranked_input(
+        y_true, y_proba, uncertainty, sample_weight, labels, pos_label, array_api=True
+    )
     _, mass, errors = _tie_groups(r)
-    risk = _as_unit(errors[-1] / mass[-1])
+    risk = _as_unit(float(errors[-1]) / float(mass[-1]))
     return _as_unit(_aurc(mass, errors) - _optimal_aurc(risk))
 
 
@@ -546,12 +621,20 @@ def area_under_generalized_risk_coverage(
     >>> area_under_generalized_risk_coverage([0, 1, 1, 1], y_proba)  # (1/2 + 1 + 1) / 16
     0.15625
     """
-    r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
+    r = _ranked_input(
+        y_true, y_proba, uncertainty, sample_weight, labels, pos_label, array_api=True
+    )
     _, mass, errors = _tie_groups(r)
-    total = mass[-1]
-    dm = np.diff(mass, prepend=0.0)
-    e_prev = np.concatenate(([0.0], errors[:-1]))
-    value = float(np.dot(dm, errors + e_prev)) / (2.0 * total * total)
+    total = float(mass[-1])
+    if r.xp is None:
+        dm = np.diff(mass, prepend=0.0)
+        e_prev = np.concatenate(([0.0], errors[:-1]))
+        value = float(np.dot(dm, errors + e_prev)) / (2.0 * total * total)
+    else:  # array-API input: the same sum in its namespace
+        xp = r.xp
+        dm = xp.concat([mass[:1], mass[1:] - mass[:-1]])
+        e_prev = xp.concat([xp.zeros_like(errors[:1]), errors[:-1]])
+        value = float(xp.sum(dm * (errors + e_prev))) / (2.0 * total * total)
     return float(min(max(value, 0.0), 0.5))
 
 

@@ -26,6 +26,23 @@ Performance notes
   probabilities are skipped (shapes, labels and weights are still checked): the user
   asserts the probabilities are valid, as sklearn's option asserts finiteness.
 
+Array API inputs
+----------------
+With ``sklearn.set_config(array_api_dispatch=True)`` and ``y_proba`` an array of another
+namespace (a PyTorch, CuPy or JAX array, ``array_api_strict``;
+:func:`skcalib.utils._array_api.get_namespace_and_device`), the probabilities are never
+converted to numpy: :attr:`ClassificationInput.xp` and ``device`` say where they are,
+the values are checked with the namespace's own reductions (:func:`checked_rows` yields
+the whole array as one chunk: one reduction per check on a device), integers and bools
+become the widest float of the device (float32 where it has no float64).  ``y_true``
+may be an integer (or bool) array of the same namespace and device, whose classes are
+found with ``unique_values`` and encoded with ``searchsorted`` on the device (only the
+``n_classes`` class values travel to the host, to be matched against ``labels`` and
+``pos_label``), or any host array-like (labels of any kind), encoded on the host and then
+moved to the device.  ``sample_weight`` likewise: a namespace array is checked there, a
+host one is checked and moved.  Only the message of a failed check reads values on the
+host.
+
 Tolerance of the probability checks
 -----------------------------------
 A row of a 2-D ``y_proba`` must sum to 1 within :data:`PROBA_TOLERANCE`
@@ -48,6 +65,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn import get_config
+
+from ..utils._array_api import float_dtype, get_namespace_and_device, to_numpy
 
 __all__ = [
     "PROBA_TOLERANCE",
@@ -151,6 +170,12 @@ class ClassificationInput:
     tolerance : float
         Tolerance of the row sums of ``proba`` (:func:`row_sum_tolerance` of the dtype
         the caller passed).
+    xp : namespace or None
+        The array API namespace of ``proba``, ``y`` and ``sample_weight`` (on ``device``)
+        when the input is an array of another library under
+        ``array_api_dispatch=True``; None for numpy arrays (module docstring).
+    device : device or None
+        Their device.
     """
 
     y: np.ndarray
@@ -161,6 +186,8 @@ class ClassificationInput:
     binary_1d: bool
     proba_name: str = "y_proba"
     tolerance: float = PROBA_TOLERANCE
+    xp: object = None
+    device: object = None
 
     @property
     def n_samples(self):
@@ -458,6 +485,144 @@ def _fmt_index(idx, start):
     return ", ".join(str(i) for i in idx)
 
 
+# --------------------------------------------------------------------------------------
+# array API inputs (module docstring): checks with the namespace's own functions
+# --------------------------------------------------------------------------------------
+
+
+def _detached(x):
+    """``x.detach()`` for a tensor that requires grad, else ``x``."""
+    if getattr(x, "requires_grad", False) and callable(getattr(x, "detach", None)):
+        return x.detach()
+    return x
+
+
+def _check_proba_array_xp(P, name, xp, device):
+    """:func:`_check_proba_array` for an array of the namespace ``xp``: the array in its
+    computing dtype (:func:`~skcalib.utils._array_api.float_dtype`) and the numpy dtype
+    it was given in (for :func:`row_sum_tolerance`).  A tensor that requires grad is
+    detached (a metric reads values)."""
+    P = _detached(P)
+    if xp.isdtype(P.dtype, "real floating"):
+        given = np.float16 if P.dtype == getattr(xp, "float16", None) else np.float64
+    elif xp.isdtype(P.dtype, ("integral", "bool")):
+        given = np.float64
+    else:
+        raise ValueError(f"{name} must contain real numbers, got dtype {P.dtype}")
+    if P.ndim == 0:
+        raise ValueError(f"{name} must be 1-D or 2-D, got a scalar")
+    if P.ndim > 2:
+        raise ValueError(
+            f"{name} must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {tuple(P.shape)}"
+        )
+    dtype = float_dtype(P, xp, device)
+    if P.dtype != dtype:
+        P = xp.astype(P, dtype)
+    if P.ndim == 2 and P.shape[1] == 1:
+        P = P[:, 0]
+    if P.ndim == 2 and P.shape[1] == 0:
+        raise ValueError(f"{name} has 0 columns")
+    return P, given
+
+
+def _check_y_true_xp(y, name, xp):
+    """:func:`_check_y_true` for labels in the namespace ``xp``: integers, bools, or
+    floats with finite values."""
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(
+            f"{name} must be a 1-D array of class labels, got an array of shape {tuple(y.shape)}"
+        )
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty: need at least one sample")
+    if xp.isdtype(y.dtype, "real floating"):
+        if not bool(xp.all(xp.isfinite(y))):
+            raise ValueError(f"{name} contains NaN or infinity")
+    elif not xp.isdtype(y.dtype, ("integral", "bool")):
+        raise ValueError(f"{name} has an unsupported dtype {y.dtype}")
+    return y
+
+
+def _encode_xp(y, classes, labels_given, xp, device, name="y_true"):
+    """:func:`_encode` on the device: the index (int64) of each label of ``y`` (an
+    array of ``xp``) in the host array ``classes``, by ``searchsorted`` in the sorted
+    classes."""
+    if classes.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} holds numbers but the classes are {list(classes.tolist())[:10]!r}"
+        )
+    sorter = np.argsort(classes, kind="stable")
+    if y.dtype == xp.bool:
+        y = xp.astype(y, xp.int64)
+    floating = xp.isdtype(y.dtype, "real floating")
+    host_dtype = np.float64 if floating else np.int64
+    sorted_cls = xp.asarray(classes[sorter].astype(host_dtype), dtype=y.dtype, device=device)
+    pos = xp.searchsorted(sorted_cls, y)
+    pos = xp.clip(pos, 0, len(classes) - 1)
+    ok = xp.take(sorted_cls, pos) == y
+    if not bool(xp.all(ok)):
+        missing = to_numpy(xp.unique_values(y[~ok]), xp)
+        _raise_missing(missing, np.ones(missing.shape, dtype=bool), classes, labels_given, name)
+    return xp.take(xp.asarray(sorter.astype(np.int64), device=device), pos)
+
+
+def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype):
+    """:func:`check_sample_weight` for array-API input: an array of ``xp`` is checked
+    with the namespace's reductions; anything else is checked on the host and moved to
+    ``device``.  In the computing ``dtype`` of the probabilities."""
+    if sample_weight is None:
+        return None
+    if get_namespace_and_device(sample_weight)[0] is None:
+        sw = check_sample_weight(sample_weight, n_samples)
+        return xp.asarray(sw, dtype=dtype, device=device)
+    name = "sample_weight"
+    sw = _detached(sample_weight)
+    if not xp.isdtype(sw.dtype, ("real floating", "integral", "bool")):
+        raise ValueError(f"{name} must contain real numbers, got dtype {sw.dtype}")
+    sw = xp.astype(sw, dtype)
+    if sw.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {tuple(sw.shape)}")
+    if sw.shape[0] != n_samples:
+        raise ValueError(f"{name} has {sw.shape[0]} elements but y_true has {n_samples} samples")
+    if not bool(xp.all(xp.isfinite(sw))):
+        raise ValueError(f"{name} contains NaN or infinity")
+    if bool(xp.any(sw < 0)):
+        raise ValueError(f"{name} must be non-negative; it has a value {float(xp.min(sw))!r}")
+    total = float(xp.sum(sw))
+    if not total > 0:
+        raise ValueError(f"{name} sums to zero: at least one sample needs a positive weight")
+    if not total <= MAX_TOTAL_WEIGHT:
+        raise ValueError(
+            f"{name} is too large: it sums to {total:.3g} (at most {MAX_TOTAL_WEIGHT:.0e} "
+            "is supported); rescale the weights"
+        )
+    if bool(xp.any((sw > 0) & (sw < MIN_WEIGHT))):
+        raise ValueError(
+            f"{name} contains a positive value below {MIN_WEIGHT:.0e} whose square "
+            "underflows; use 0 to remove a sample, or rescale the weights"
+        )
+    return sw
+
+
+def _check_proba_xp(P, *, name, tolerance):
+    """:func:`check_proba_chunk` of a whole array of another namespace: the checks are
+    reductions of the namespace (a few scalars travel to the host); only a failed check
+    reads the values on the host, to name the first bad entry."""
+    xp, _ = get_namespace_and_device(P)
+    if P.ndim == 1:
+        ok = bool(xp.min(P) >= 0) and bool(xp.max(P) <= 1)  # False for NaN
+    else:
+        sums = xp.sum(P, axis=1)
+        ok = (
+            bool(xp.min(P) >= 0)
+            and bool(xp.min(sums) >= 1 - tolerance)
+            and bool(xp.max(sums) <= 1 + tolerance)
+        )
+    if not ok:
+        check_proba_chunk(to_numpy(P, xp), 0, name=name, tolerance=tolerance)
+
+
 def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERANCE):
     """Check a chunk of probabilities; raise ValueError naming the first bad entry.
 
@@ -513,6 +678,9 @@ def row_chunks(P):
     >>> [(start, stop, chunk.shape) for start, stop, chunk in row_chunks(P)]
     [(0, 2, (2, 2))]
     """
+    if not isinstance(P, np.ndarray):  # an array API array: one chunk (module docstring)
+        yield 0, P.shape[0], P
+        return
     row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
     for start, stop in iter_row_chunks(P.shape[0], row_bytes):
         yield start, stop, P[start:stop]
@@ -552,6 +720,11 @@ def checked_rows(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
     ValueError: y_proba rows must sum to 1 (tolerance 3.45e-04); row 1 sums to 1.1. ...
     """
     trusted = get_config()["assume_finite"]
+    if not isinstance(P, np.ndarray):  # an array API array (module docstring)
+        if not trusted:
+            _check_proba_xp(P, name=name, tolerance=tolerance)
+        yield 0, P.shape[0], P
+        return
     for start, stop, chunk in row_chunks(P):
         if not trusted:
             check_proba_chunk(chunk, start, name=name, tolerance=tolerance)
@@ -574,6 +747,7 @@ def check_classification_input(
     pos_label=None,
     y_name="y_true",
     proba_name="y_proba",
+    array_api=False,
 ):
     """Validate classification targets and predicted probabilities, values included.
 
@@ -596,6 +770,12 @@ def check_classification_input(
         above); the greater of the two classes (the second column) for a 2-D one.
     y_name, proba_name : str, default="y_true", "y_proba"
         Names of the two arrays in error messages (the caller's argument names).
+    array_api : bool, default=False
+        Whether the caller computes in the namespace of array-API input (module
+        docstring): then the arrays stay in their namespace and on their device
+        (:attr:`ClassificationInput.xp`); otherwise arrays of another namespace are
+        copied to numpy on the host (explicitly, so that GPU arrays work too) and the
+        result is numpy, as with ``array_api_dispatch=False``.
 
     Returns
     -------
@@ -611,6 +791,7 @@ def check_classification_input(
         pos_label=pos_label,
         y_name=y_name,
         proba_name=proba_name,
+        array_api=array_api,
     )
     check_proba_values(data.proba, name=proba_name, tolerance=data.tolerance)
     return data
@@ -625,6 +806,7 @@ def check_classification_labels(
     pos_label=None,
     y_name="y_true",
     proba_name="y_proba",
+    array_api=False,
 ):
     """:func:`check_classification_input` without the check of the probability values.
 
@@ -633,16 +815,35 @@ def check_classification_labels(
     that every value is checked once, in the chunk that is then used.  Anything else
     must call :func:`check_classification_input`.
     """
-    y = _check_y_true(y_true, y_name)
-    P, given_dtype = _check_proba_array(y_proba, proba_name)
+    xp, device = get_namespace_and_device(y_proba)
+    if xp is not None and not array_api:  # a host copy, for a numpy-only caller
+        y_true, y_proba, sample_weight = (
+            a if get_namespace_and_device(a)[0] is None else to_numpy(a, xp)
+            for a in (y_true, y_proba, sample_weight)
+        )
+        xp = device = None
+    y_dev = None  # y_true as an array of xp on the device
+    if xp is None:
+        P, given_dtype = _check_proba_array(y_proba, proba_name)
+    else:
+        P, given_dtype = _check_proba_array_xp(y_proba, proba_name, xp, device)
+        if get_namespace_and_device(y_true)[0] is not None:
+            get_namespace_and_device(y_true, y_proba)  # scikit-learn's error if mixed
+            y_dev = _check_y_true_xp(y_true, y_name, xp)
+    y = _check_y_true(y_true, y_name) if y_dev is None else y_dev
     n = y.shape[0]
     if P.shape[0] != n:
         raise ValueError(
             f"{y_name} and {proba_name} have different numbers of samples: {n} and {P.shape[0]}"
         )
     labels_given = labels is not None
-    min_max = _int_min_max(y) if y.dtype.kind in "biu" else None
-    classes = _check_labels(labels) if labels_given else _unique_labels(y, min_max)
+    min_max = _int_min_max(y) if y_dev is None and y.dtype.kind in "biu" else None
+    if labels_given:
+        classes = _check_labels(labels)
+    elif y_dev is None:
+        classes = _unique_labels(y, min_max)
+    else:
+        classes = to_numpy(xp.unique_values(y_dev), xp)  # n_classes values
     binary_1d = P.ndim == 1
     names = (y_name, proba_name)
 
@@ -676,8 +877,16 @@ def check_classification_labels(
                 f"{proba_name} has {k} columns"
             )
 
-    y_idx = _encode(y, classes, labels_given, min_max, y_name)
-    sw = check_sample_weight(sample_weight, n)
+    if xp is None:
+        y_idx = _encode(y, classes, labels_given, min_max, y_name)
+        sw = check_sample_weight(sample_weight, n)
+    else:
+        if y_dev is None:
+            y_idx = _encode(y, classes, labels_given, min_max, y_name)
+            y_idx = xp.asarray(y_idx.astype(np.int64), device=device)
+        else:
+            y_idx = _encode_xp(y_dev, classes, labels_given, xp, device, y_name)
+        sw = _check_sample_weight_xp(sample_weight, n, xp, device, P.dtype)
     return ClassificationInput(
         y=y_idx,
         proba=P,
@@ -687,6 +896,8 @@ def check_classification_labels(
         binary_1d=binary_1d,
         proba_name=proba_name,
         tolerance=row_sum_tolerance(given_dtype),
+        xp=xp,
+        device=device,
     )
 
 

@@ -42,6 +42,12 @@ from ..metrics._validation import (
     iter_row_chunks,
     row_sum_tolerance,
 )
+from ..utils._array_api import (
+    float_dtype,
+    get_namespace_and_device,
+    max_float_dtype,
+    to_numpy,
+)
 from ..utils._sklearn_compat import StrOptions, fit_context
 
 __all__ = [
@@ -78,6 +84,9 @@ class FitData:
     n_classes : int
     row_max : ndarray or None
         Row maxima of ``Z`` when they are known from the validation pass.
+    xp, device : namespace and device, or None
+        Of ``Z``, ``y``, ``sample_weight`` and ``row_max`` when they are arrays of an
+        array API namespace (``array_api_dispatch=True``); None for numpy arrays.
     """
 
     Z: np.ndarray
@@ -85,6 +94,8 @@ class FitData:
     sample_weight: np.ndarray | None
     n_classes: int
     row_max: np.ndarray | None = None
+    xp: object = None
+    device: object = None
 
 
 class ScanResult:
@@ -165,14 +176,17 @@ def _looks_like_proba(X, scan):
     return scan.lo >= 0 and scan.sums_to_one
 
 
-def check_proba(X, scan, why):
+def check_proba(X, scan, why, xp=None):
     """The probability check of :mod:`skcalib.metrics` on ``X``, run when the facts of
     :func:`scan_rows` (same rule, same tolerance) show a bad entry: its ValueError
     names the first bad entry of ``X``, and says why ``X`` was read as probabilities
     (``why``).  Under ``sklearn.config_context(assume_finite=True)`` the values are
-    trusted, as by the metrics."""
+    trusted, as by the metrics.  ``X`` of the namespace ``xp`` is copied to the host
+    only to find the bad entry."""
     if _looks_like_proba(X, scan):
         return
+    if xp is not None:
+        X = to_numpy(X, xp)
     try:
         check_proba_values(X, name="X", tolerance=row_sum_tolerance(X.dtype))
     except ValueError as exc:
@@ -320,6 +334,71 @@ def _uniform_like(X):
     return np.broadcast_to(np.float64(1.0 / k), X.shape)
 
 
+# --------------------------------------------------------------------------------------
+# the array API path (array_api_dispatch=True and X of a namespace other than numpy):
+# X stays in its namespace and on its device; y and sample_weight (n numbers, checked
+# with the numpy code above) are moved to the device of X
+# --------------------------------------------------------------------------------------
+
+
+def _detach_graph(X):
+    """A PyTorch tensor detached from its autograd graph, on its device."""
+    if type(X).__module__.split(".")[0] == "torch" and callable(getattr(X, "detach", None)):
+        return X.detach()
+    return X
+
+
+def to_host(a):
+    """``a`` as numpy-convertible: an array of an array API namespace (of any device)
+    copied to the host explicitly; lists, numpy arrays and None unchanged."""
+    if a is None or isinstance(a, np.ndarray | list | tuple):
+        return a
+    xp, _ = get_namespace_and_device(a)
+    return detach(a) if xp is None else to_numpy(a, xp)
+
+
+def _raise_nonfinite_xp(X, xp):
+    bad = ~xp.isfinite(X)
+    if X.ndim == 1:
+        idx = [int(xp.argmax(xp.astype(bad, xp.int8)))]
+    else:
+        row = int(xp.argmax(xp.astype(xp.any(bad, axis=1), xp.int8)))
+        idx = [row, int(xp.argmax(xp.astype(bad[row, :], xp.int8)))]
+    v = float(X[tuple(idx)])
+    kind = "NaN" if v != v else "infinity"
+    raise ValueError(f"X contains {kind} (first at index {', '.join(map(str, idx))})")
+
+
+def scan_rows_xp(X, xp):
+    """:func:`scan_rows` in the namespace of ``X``: its facts reach the host in one
+    transfer of four numbers (row maxima stay on the device)."""
+    if X.ndim == 1:
+        facts = to_numpy(xp.stack([xp.sum(X), xp.min(X), xp.max(X)]), xp)
+        if not np.isfinite(facts[0]) and not bool(xp.all(xp.isfinite(X))):
+            _raise_nonfinite_xp(X, xp)
+        return ScanResult(None, float(facts[1]), float(facts[2]), False)
+    rs = xp.sum(X, axis=1)
+    row_max = xp.max(X, axis=1)
+    facts = to_numpy(xp.stack([xp.max(xp.abs(rs - 1)), xp.min(X), xp.max(row_max)]), xp)
+    ok = bool(facts[0] <= PROBA_TOLERANCE)
+    if not np.isfinite(facts[0]) and not bool(xp.all(xp.isfinite(X))):
+        _raise_nonfinite_xp(X, xp)  # else: finite entries whose sum overflows
+    return ScanResult(row_max, float(facts[1]), float(facts[2]), ok)
+
+
+def proba_to_logits_xp(P, xp):
+    """:func:`proba_to_logits` in the namespace of ``P``."""
+    if P.ndim == 1:
+        P = xp.stack([1 - P, P], axis=1)
+    eps = xp.asarray(xp.finfo(P.dtype).eps, dtype=P.dtype, device=P.device)
+    return xp.log(xp.where(P < eps, eps, P))
+
+
+def logits_2d_xp(Z, xp):
+    """:func:`logits_2d` in the namespace of ``Z``."""
+    return Z if Z.ndim == 2 else xp.stack([xp.zeros_like(Z), Z], axis=1)
+
+
 class BaseCalibrator(ClassifierMixin, BaseEstimator):
     """Common machinery of the calibrators: validation, input types, predict.
 
@@ -334,6 +413,16 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         "classes": ["array-like", None],
     }
     _native = "logits"
+    #: whether the calibrator computes in the namespace of array API inputs (set by
+    #: the logit calibrators that implement ``_fit`` and ``_predict_native_xp`` for
+    #: ``FitData.xp``); the others convert such inputs to numpy
+    _array_api = False
+
+    def _namespace(self, X):
+        """``(xp, device)`` of ``X`` for the array API path, ``(None, None)`` for numpy."""
+        if not self._array_api:
+            return None, None
+        return get_namespace_and_device(X)
 
     # ----------------------------------------------------------------------------------
     # validation
@@ -354,6 +443,35 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         if X.shape[1] == 1:
             X = X[:, 0]
         return X
+
+    def _validated_array_xp(self, X, xp, device, *, reset):
+        """:meth:`_validated_array` for an array of the namespace ``xp``: kept on its
+        device, in its float dtype (integers and bools: the largest float dtype of the
+        device)."""
+        X = _detach_graph(X)
+        name = type(self).__name__
+        if X.ndim not in (1, 2):
+            raise ValueError(
+                f"Found array with dim {X.ndim}, while dim <= 2 is required by {name}."
+            )
+        if X.ndim == 2 and X.shape[1] == 1:
+            X = X[:, 0]
+        if X.shape[0] < 1 or (X.ndim == 2 and X.shape[1] < 1):
+            raise ValueError(
+                f"Found array with shape {tuple(X.shape)} while at least 1 sample and 1 "
+                f"feature are required by {name}."
+            )
+        dtype = float_dtype(X, xp, device)
+        if X.dtype != dtype:
+            X = xp.astype(X, dtype)
+        validate_data(
+            self, X if X.ndim == 2 else xp.reshape(X, (-1, 1)), skip_check_array=True, reset=reset
+        )
+        return X
+
+    def _read_xp(self, X, input_type, xp):
+        """:meth:`_read` in the namespace of ``X`` (logit calibrators)."""
+        return proba_to_logits_xp(X, xp) if input_type == "proba" else logits_2d_xp(X, xp)
 
     def _read(self, X, input_type):
         """``X`` (validated array, checked for its ``input_type``) in the native form."""
@@ -417,8 +535,15 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
             )
-        X = self._validated_array(X, reset=True)
-        scan = scan_rows(X)
+        xp, device = self._namespace(X)
+        if xp is None:
+            X = self._validated_array(X, reset=True)
+            scan = scan_rows(X)
+        else:
+            X = self._validated_array_xp(X, xp, device, reset=True)
+            scan = scan_rows_xp(X, xp)
+            # n labels and weights: checked on the host, moved to the device below
+            y, sample_weight = to_host(y), to_host(sample_weight)
         y_arr = check_targets(y)
         n = X.shape[0]
         if y_arr.shape[0] != n:
@@ -428,7 +553,7 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         if self.input == "auto":
             input_type = "proba" if _looks_like_proba(X, scan) else "logits"
             if input_type == "logits" and X.ndim == 2 and scan.lo >= 0 and scan.hi <= 1:
-                _raise_ambiguous(X)
+                _raise_ambiguous(X if xp is None else to_numpy(X, xp))
         else:
             input_type = self.input
         if input_type == "proba":
@@ -437,7 +562,7 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
                 if self.input == "proba"
                 else "input='auto' read X as probabilities"
             )
-            check_proba(X, scan, why)
+            check_proba(X, scan, why, xp)
         # the labels, encoded by the validation of skcalib.metrics; the values of X
         # are checked above (probabilities) or are no probabilities (logits), so a
         # stand-in of its shape goes with y
@@ -451,26 +576,47 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         )
         self.classes_ = classes
         self.input_type_ = input_type
-        Z = self._read(X, input_type)
         y_idx = np.asarray(data.y).astype(np.intp, copy=False)
+        if xp is None:
+            Z = self._read(X, input_type)
+        else:
+            Z = self._read_xp(X, input_type, xp)
+            y_idx = xp.asarray(y_idx, device=device)
+            if sw is not None:
+                sw = xp.asarray(sw, dtype=max_float_dtype(xp, device), device=device)
         row_max = scan.row_max if Z is X and X.ndim == 2 else None
-        return FitData(Z=Z, y=y_idx, sample_weight=sw, n_classes=len(classes), row_max=row_max)
+        return FitData(
+            Z=Z,
+            y=y_idx,
+            sample_weight=sw,
+            n_classes=len(classes),
+            row_max=row_max,
+            xp=xp,
+            device=device,
+        )
 
-    def _validate_predict(self, X):
+    def _validate_predict(self, X, xp=None, device=None):
         check_is_fitted(self)
-        X = detach(X)
+        if xp is None:
+            X = detach(X)
         if _ndim(X) == 1 and self.n_features_in_ != 1:
             raise ValueError(
                 f"X is 1-D but {type(self).__name__} was fitted on {self.n_features_in_} "
                 f"columns (one per class). Reshape your data to (n_samples, "
                 f"{self.n_features_in_})"
             )
-        X = self._validated_array(X, reset=False)
-        scan = scan_rows(X)  # finiteness
+        if xp is None:
+            X = self._validated_array(X, reset=False)
+            scan = scan_rows(X)  # finiteness
+        else:
+            X = self._validated_array_xp(X, xp, device, reset=False)
+            scan = scan_rows_xp(X, xp)
         if self.input_type_ == "proba":
             why = f"{type(self).__name__} was fitted on probabilities (input_type_='proba')"
-            check_proba(X, scan, why)
-        return self._read(X, self.input_type_)
+            check_proba(X, scan, why, xp)
+        if xp is None:
+            return self._read(X, self.input_type_)
+        return self._read_xp(X, self.input_type_, xp)
 
     # ----------------------------------------------------------------------------------
     # the estimator API
@@ -512,10 +658,15 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         -------
         proba : ndarray of shape (n_samples, n_classes)
             Calibrated probabilities, columns in ``classes_`` order, in the dtype of
-            ``X`` (float32 stays float32).
+            ``X`` (float32 stays float32); with ``array_api_dispatch=True``, an array
+            of the namespace and on the device of ``X`` where the calibrator supports
+            the array API (``array_api_support`` tag).
         """
-        Z = self._validate_predict(X)
-        return self._predict_native(Z)
+        xp, device = self._namespace(X)
+        Z = self._validate_predict(X, xp, device)
+        if xp is None:
+            return self._predict_native(Z)
+        return self._predict_native_xp(Z, xp, device)
 
     def predict(self, X):
         """The class of highest calibrated probability.
@@ -528,12 +679,23 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
-            Predicted labels, from ``classes_``.
+            Predicted labels, from ``classes_`` (in the namespace and on the device of
+            ``X`` on the array API path, numeric labels only).
         """
         proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        xp, device = self._namespace(proba)
+        if xp is None:
+            return self.classes_[np.argmax(proba, axis=1)]
+        idx = xp.argmax(proba, axis=1)
+        classes = self.classes_
+        if classes.dtype.kind not in "biuf":  # strings, objects: no device holds them
+            return classes[to_numpy(idx, xp)]
+        if classes.dtype.kind == "f" and max_float_dtype(xp, device) == xp.float32:
+            classes = classes.astype(np.float32)
+        return xp.take(xp.asarray(classes, device=device), idx, axis=0)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = False
+        tags.array_api_support = self._array_api
         return tags

@@ -11,10 +11,16 @@ from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
 from ..metrics._validation import iter_row_chunks
+from ..utils._array_api import max_float_dtype, to_numpy
 from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import SCAN_CHUNK_BYTES, BaseCalibrator, softmax_rows
 
-__all__ = ["EnsembleTemperatureScaling", "TemperatureScaling", "fit_temperature"]
+__all__ = [
+    "EnsembleTemperatureScaling",
+    "TemperatureScaling",
+    "fit_temperature",
+    "fit_temperature_xp",
+]
 
 #: The temperature is searched in ``[MIN_TEMPERATURE, MAX_TEMPERATURE]``.
 MIN_TEMPERATURE = 1e-4
@@ -92,24 +98,102 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
     total = float(n if sample_weight is None else sample_weight.sum())
     rows = min(n, max(1, SCAN_CHUNK_BYTES // max(1, k * Z.itemsize)))
     bufs = (np.empty((rows, k), dtype=Z.dtype), np.empty((rows, k), dtype=Z.dtype))
-    xtol = float(np.sqrt(np.finfo(Z.dtype).eps))
+    positive = true_gap if sample_weight is None else true_gap[sample_weight > 0]
+    return _newton_temperature(
+        lambda beta: _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs),
+        has_gap=bool(positive.any()),
+        total=total,
+        xtol=float(np.sqrt(np.finfo(Z.dtype).eps)),
+        max_iter=max_iter,
+    )
+
+
+#: Bytes of logits per chunk on the array API path off the CPU: large chunks (few
+#: kernel launches on a GPU) that still bound the temporaries of a pass.  On a CPU
+#: device the chunks of the numpy path (``SCAN_CHUNK_BYTES``), whose temporaries stay
+#: in the cache, are several times faster.
+XP_CHUNK_BYTES = 1 << 26
+
+
+def _xp_row_chunks(n, k, dtype, xp, device):
+    chunk = SCAN_CHUNK_BYTES if "cpu" in str(device).lower() else XP_CHUNK_BYTES
+    rows = max(1, chunk // max(1, k * (xp.finfo(dtype).bits // 8)))
+    return [(start, min(n, start + rows)) for start in range(0, n, rows)]
+
+
+def fit_temperature_xp(Z, y, sample_weight, xp, device, *, row_max=None, max_iter=100):
+    """:func:`fit_temperature` on logits of the array API namespace ``xp``.
+
+    The same Newton iteration: every pass over ``Z`` runs in ``xp`` on the device of
+    ``Z`` (in its dtype, the row sums combined in float64, or in float32 on a device
+    without float64) and brings three numbers to the host, where the scalar
+    iteration runs.
+    """
+    n, k = Z.shape
+    top = max_float_dtype(xp, device)
+    chunks = _xp_row_chunks(n, k, Z.dtype, xp, device)
+    if row_max is None:
+        row_max = xp.max(Z, axis=1)
+    cols = xp.arange(k, device=device)
+    gaps = []
+    for start, stop in chunks:  # z_y - max(z), by a one-hot mask (exact)
+        c = Z[start:stop, :]
+        hit = xp.reshape(y[start:stop], (-1, 1)) == xp.reshape(cols, (1, -1))
+        gaps.append(xp.sum(xp.where(hit, c, xp.zeros_like(c)), axis=1))
+    true_gap = xp.astype(xp.concat(gaps), top) - xp.astype(row_max, top)
+    sw = sample_weight
+    gap_seen = true_gap != 0 if sw is None else (true_gap != 0) & (sw > 0)
+    zero = xp.zeros((), dtype=top, device=device)
+
+    def derivatives(beta):
+        sums = xp.zeros(3, dtype=top, device=device)
+        for start, stop in chunks:
+            u = Z[start:stop, :] - xp.reshape(row_max[start:stop], (-1, 1))
+            e = xp.exp(u * beta)
+            s0 = xp.astype(xp.sum(e, axis=1), top)
+            e = e * u
+            s1 = xp.astype(xp.sum(e, axis=1), top)
+            s2 = xp.astype(xp.sum(e * u, axis=1), top)
+            mean = s1 / s0
+            var = s2 / s0 - mean * mean
+            var = xp.where(var < 0, zero, var)
+            gap = true_gap[start:stop]
+            terms = [xp.log(s0) - beta * gap, mean - gap, var]
+            if sw is not None:
+                terms = [t * sw[start:stop] for t in terms]
+            sums = sums + xp.stack([xp.sum(t) for t in terms])
+        loss, grad, hess = (float(v) for v in to_numpy(sums, xp))
+        return loss, grad, hess
+
+    return _newton_temperature(
+        derivatives,
+        has_gap=bool(xp.any(gap_seen)),
+        total=float(n if sw is None else xp.sum(sw)),
+        xtol=float(np.sqrt(xp.finfo(Z.dtype).eps)),
+        max_iter=max_iter,
+    )
+
+
+def _newton_temperature(derivatives, *, has_gap, total, xtol, max_iter):
+    """The safeguarded Newton iteration of :func:`fit_temperature` on ``beta = 1 / T``,
+    given ``derivatives(beta) -> (nll, d nll, d2 nll)`` (weighted sums, floats) and
+    whether some sample of positive weight has a logit above its true class's."""
     b_min, b_max = 1.0 / MAX_TEMPERATURE, 1.0 / MIN_TEMPERATURE
     lo, hi = b_min, b_max
     lo_tried = hi_tried = False
     beta = 1.0
     n_iter = 0
     at_bound = None
-    positive = true_gap if sample_weight is None else true_gap[sample_weight > 0]
-    if not positive.any():
+    if not has_gap:
         # every sample's true class holds its row's largest logit: the derivative of the
         # NLL in beta, sum_i (E_softmax[z_i] - z_i,y), is <= 0 for every beta, so the
         # minimum lies at the smallest temperature (unless the NLL is flat at beta = 1:
         # equal logits, or already 0 in floating point).  Newton steps would only creep
         # towards it, a fixed step per pass.
-        _, g, _ = _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs)
+        _, g, _ = derivatives(beta)
         return (MIN_TEMPERATURE, 1, "min") if g < 0 else (1.0, 1, None)
     while n_iter < max_iter:
-        _, g, h = _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs)
+        _, g, h = derivatives(beta)
         n_iter += 1
         g /= total
         h /= total
@@ -188,6 +272,18 @@ def scaled_softmax(Z, temperature):
         c = out[start:stop]
         np.multiply(Z[start:stop], beta, out=c)
     return softmax_rows(out, out=out)
+
+
+def scaled_softmax_xp(Z, temperature, xp, device):
+    """:func:`scaled_softmax` in the namespace and on the device of ``Z``."""
+    beta = 1.0 / temperature
+    n, k = Z.shape
+    out = xp.empty((n, k), dtype=Z.dtype, device=device)
+    for start, stop in _xp_row_chunks(n, k, Z.dtype, xp, device):
+        c = Z[start:stop, :] * beta
+        c = xp.exp(c - xp.max(c, axis=1, keepdims=True))
+        out[start:stop, :] = c / xp.sum(c, axis=1, keepdims=True)
+    return out
 
 
 class TemperatureScaling(BaseCalibrator):
@@ -275,16 +371,32 @@ class TemperatureScaling(BaseCalibrator):
         self.classes = classes
         self.max_iter = max_iter
 
+    _array_api = True
+
     def _fit(self, data):
-        T, n_iter, at_bound = fit_temperature(
-            data.Z, data.y, data.sample_weight, row_max=data.row_max, max_iter=self.max_iter
-        )
+        if data.xp is None:
+            T, n_iter, at_bound = fit_temperature(
+                data.Z, data.y, data.sample_weight, row_max=data.row_max, max_iter=self.max_iter
+            )
+        else:
+            T, n_iter, at_bound = fit_temperature_xp(
+                data.Z,
+                data.y,
+                data.sample_weight,
+                data.xp,
+                data.device,
+                row_max=data.row_max,
+                max_iter=self.max_iter,
+            )
         _warn_bound(at_bound, type(self).__name__)
         self.temperature_ = float(T)
         self.n_iter_ = n_iter
 
     def _predict_native(self, Z):
         return scaled_softmax(Z, self.temperature_)
+
+    def _predict_native_xp(self, Z, xp, device):
+        return scaled_softmax_xp(Z, self.temperature_, xp, device)
 
 
 class EnsembleTemperatureScaling(BaseCalibrator):

@@ -23,6 +23,14 @@ the user's, resolving aliases (``ls`` overrides ``linestyle``, ``c`` overrides
 ``color``...); None when this scikit-learn lacks it (the displays then fall back on
 matplotlib's own alias table).
 
+Array API namespaces
+--------------------
+:func:`sklearn_namespace_and_device` is
+``sklearn.utils._array_api.get_namespace_and_device`` (scikit-learn >= 1.5): the namespace
+of the arrays, whether they are array-API arrays (always False with
+``array_api_dispatch=False``) and their device.  :mod:`skcalib.utils._array_api` builds on
+it, so that skcalib dispatches exactly when scikit-learn does.
+
 Scorers
 -------
 :class:`SklearnScorer` is the class of the objects :func:`sklearn.metrics.make_scorer`
@@ -92,8 +100,14 @@ try:
 except ImportError:  # pragma: no cover - present in every supported scikit-learn
     validate_style_kwargs = None
 
+# The namespace and device of arrays under sklearn.set_config(array_api_dispatch=True).
+from sklearn.utils._array_api import (
+    get_namespace_and_device as sklearn_namespace_and_device,
+)
+
 __all__ = [
     "fit_context",
+    "sklearn_namespace_and_device",
     "HasMethods",
     "Interval",
     "InvalidParameterError",

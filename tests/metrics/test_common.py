@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import skcalib.metrics as M
+from tests.utils.array_api_cases import CASE_IDS, Case, array_api_dispatch
 
 CLASSIFICATION_METRICS = {
     "expected_calibration_error": M.expected_calibration_error,
@@ -647,3 +648,75 @@ def test_member_metrics_bad_input(name):
         metric(*args[:i], np.array(args[i])[..., :-1, :], *args[i + 1 :], **opts)
     with pytest.raises(ValueError, match="sample_weight"):
         metric(*args, sample_weight=-np.ones(10), **opts)
+
+
+# --------------------------------------------------------------------------------------
+# array API inputs (doc/array_api.rst)
+# --------------------------------------------------------------------------------------
+
+#: metrics computed in the namespace and on the device of array API input under
+#: array_api_dispatch=True; the others accept it and compute on a host copy
+ARRAY_API_NATIVE = {
+    "expected_calibration_error",
+    "expected_calibration_error_top_label",
+    "max_calibration_error",
+    "root_mean_squared_calibration_error",
+    "static_calibration_error",
+    "adaptive_calibration_error",
+    "thresholded_adaptive_calibration_error",
+    "general_calibration_error_l2_debiased",
+    "general_calibration_error_quantile_top_label_max",
+    "general_calibration_error_classwise_threshold",
+    "brier_score",
+    "negative_log_likelihood",
+    "area_under_risk_coverage",
+    "excess_area_under_risk_coverage",
+    "area_under_generalized_risk_coverage",
+}
+
+
+@pytest.fixture
+def dispatch(monkeypatch):
+    with array_api_dispatch(monkeypatch):
+        yield
+
+
+def _no_host_copy_of_the_data(monkeypatch, n):
+    """Fail on a host copy of anything as long as the data (n samples): the metric must
+    compute in the namespace (a few bin sums or class labels may travel)."""
+    import skcalib.metrics._binning as binning
+    import skcalib.metrics._validation as validation
+
+    for module in (binning, validation):
+        real = module.to_numpy
+
+        def guarded(x, xp, _real=real):
+            assert x.shape[0] < n, "the data was copied to the host"
+            return _real(x, xp)
+
+        monkeypatch.setattr(module, "to_numpy", guarded)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_array_api_input_gives_the_numpy_value(dispatch, monkeypatch, name, kind, case_id):
+    """Under array_api_dispatch=True every metric accepts array API input (labels and
+    weights in the namespace, or on the host) and returns a Python float equal to its
+    value on the same numbers in numpy: to 1e-10 in float64, 1e-5 in float32."""
+    case = Case(case_id)
+    metric = CLASSIFICATION_METRICS[name]
+    y, P = _data(kind, seed=5, n=160)
+    w = np.random.default_rng(5).random(len(y))
+    P_rounded = case.rounded(P)
+    if name in ARRAY_API_NATIVE:
+        _no_host_copy_of_the_data(monkeypatch, len(y))
+    expected = metric(y, P_rounded)
+    got = metric(case.asarray(y), case.asarray(P))
+    assert type(got) is float
+    _close(got, expected, tol=case.tolerance)
+    # host labels, namespace weights
+    expected_w = metric(y, P_rounded, sample_weight=case.rounded(w))
+    got_w = metric(y, case.asarray(P), sample_weight=case.asarray(w))
+    assert type(got_w) is float
+    _close(got_w, expected_w, tol=case.tolerance)

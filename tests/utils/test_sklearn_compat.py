@@ -835,3 +835,15 @@ def test_scikit_learn_dependency_has_no_upper_bound():
     deps = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
     (spec,) = [d for d in deps if d.replace(" ", "").startswith("scikit-learn")]
     assert spec.replace(" ", "") == "scikit-learn>=1.6"
+
+
+def test_sklearn_namespace_and_device():
+    """scikit-learn's get_namespace_and_device: (namespace, is_array_api, device), with
+    is_array_api False whenever array_api_dispatch is off (skcalib's numpy path)."""
+    from skcalib.utils._sklearn_compat import sklearn_namespace_and_device
+
+    xp, is_array_api, device = sklearn_namespace_and_device(np.ones(3))
+    assert is_array_api is False
+    assert xp.asarray([1.0, 2.0]).shape == (2,)
+    xps = pytest.importorskip("array_api_strict")
+    assert sklearn_namespace_and_device(xps.asarray([1.0]))[1] is False

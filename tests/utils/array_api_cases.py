@@ -1,0 +1,86 @@
+"""Array API inputs for the tests: the namespaces, devices and dtypes every
+array-API-aware function is run on, and the switch of scikit-learn's dispatch.
+
+``array_api_strict`` is the reference namespace: on its ``"device1"`` device an array
+refuses conversion to numpy, exactly like a GPU tensor, so a function that gives the
+numpy value there converted nothing behind the caller's back; its ``"no_float64"``
+device stands for Apple MPS (float32 only).  PyTorch CPU tensors (float32, float64)
+are the library most users have.  Cases whose library is missing are skipped, except
+that ``SKCALIB_REQUIRE_TORCH=1`` (set by CI, which installs it) turns a missing PyTorch
+into a failure.
+"""
+
+import contextlib
+import os
+
+import numpy as np
+import pytest
+import sklearn
+
+#: (id, library, device, dtype name) of every case
+CASES = [
+    ("strict-cpu-float64", "array_api_strict", "CPU_DEVICE", "float64"),
+    ("strict-device1-float64", "array_api_strict", "device1", "float64"),
+    ("strict-device1-float32", "array_api_strict", "device1", "float32"),
+    ("strict-no_float64-float32", "array_api_strict", "no_float64", "float32"),
+    ("torch-cpu-float64", "torch", "cpu", "float64"),
+    ("torch-cpu-float32", "torch", "cpu", "float32"),
+]
+CASE_IDS = [c[0] for c in CASES]
+
+#: tolerance of a value against the numpy value of the same (dtype-rounded) input
+TOLERANCE = {"float64": 1e-10, "float32": 1e-5}
+
+
+def import_library(library):
+    """The module of ``library``, or a skip (a failure for PyTorch under
+    ``SKCALIB_REQUIRE_TORCH``)."""
+    if library == "torch" and os.environ.get("SKCALIB_REQUIRE_TORCH"):
+        import torch  # noqa: PLC0415 - must not skip in CI
+
+        return torch
+    return pytest.importorskip(library)
+
+
+class Case:
+    """One namespace/device/dtype: ``case.asarray(numpy_array)`` builds an input."""
+
+    def __init__(self, case_id):
+        _, self.library, device, self.dtype_name = dict((c[0], c) for c in CASES)[case_id]
+        self.id = case_id
+        self.module = import_library(self.library)
+        if self.library == "array_api_strict":
+            self.device = self.module.Device(device)
+        else:
+            self.device = device
+        self.tolerance = TOLERANCE[self.dtype_name]
+
+    def asarray(self, a, *, floating=True):
+        """``a`` in this case's namespace and on its device; floats in its dtype."""
+        a = np.asarray(a)
+        if floating and a.dtype.kind == "f":
+            a = a.astype(self.dtype_name)
+            dtype = getattr(self.module, self.dtype_name)
+            return self.module.asarray(a, dtype=dtype, device=self.device)
+        return self.module.asarray(a, device=self.device)
+
+    def rounded(self, a):
+        """The numpy array this case's input holds (floats rounded to its dtype)."""
+        return np.asarray(a).astype(self.dtype_name)
+
+
+@contextlib.contextmanager
+def array_api_dispatch(monkeypatch):
+    """``sklearn.config_context(array_api_dispatch=True)``, with ``SCIPY_ARRAY_API=1``;
+    a skip where this scikit-learn cannot dispatch (1.6 and 1.7 need the
+    array-api-compat package)."""
+    from skcalib.utils._array_api import get_namespace_and_device
+
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    strict = pytest.importorskip("array_api_strict")
+    with sklearn.config_context(array_api_dispatch=True):
+        try:
+            get_namespace_and_device(strict.asarray([1.0]))
+        except ImportError as exc:
+            pytest.skip(f"scikit-learn cannot dispatch here: {exc}")
+        yield

@@ -1,0 +1,124 @@
+"""The array API helpers of ``skcalib.utils._array_api`` on ``array_api_strict`` (the
+reference namespace: its non-default devices refuse conversion to numpy, like a GPU
+tensor) and PyTorch CPU tensors."""
+
+import numpy as np
+import pytest
+import sklearn
+
+from skcalib.utils._array_api import (
+    float_dtype,
+    get_namespace_and_device,
+    is_numpy_namespace,
+    max_float_dtype,
+    namespace_name,
+    to_numpy,
+    weighted_bincount,
+    xlogy,
+)
+
+xps = pytest.importorskip("array_api_strict")
+
+
+@pytest.fixture
+def dispatch(monkeypatch):
+    """array_api_dispatch=True, or a skip where this scikit-learn cannot dispatch (1.6
+    and 1.7 need the array-api-compat package)."""
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        try:
+            get_namespace_and_device(xps.asarray([1.0]))
+        except ImportError as exc:
+            pytest.skip(f"scikit-learn cannot dispatch here: {exc}")
+        yield
+
+
+def test_dispatch_off_is_the_numpy_path():
+    assert get_namespace_and_device(xps.asarray([1.0])) == (None, None)
+
+
+def test_numpy_arrays_take_the_numpy_path(dispatch):
+    assert get_namespace_and_device(np.ones(3), [1, 2], None) == (None, None)
+
+
+def test_namespace_and_device_of_strict_arrays(dispatch):
+    dev = xps.Device("device1")
+    xp, device = get_namespace_and_device(xps.asarray([1.0], device=dev), None)
+    assert namespace_name(xp) == "array_api_strict"
+    assert device == dev
+    assert not is_numpy_namespace(xp)
+    assert is_numpy_namespace(np)
+
+
+def test_max_float_dtype_follows_the_device(dispatch):
+    assert max_float_dtype(xps, xps.Device("CPU_DEVICE")) == xps.float64
+    assert max_float_dtype(xps, xps.Device("no_float64")) == xps.float32
+    x32 = xps.asarray([1.0], dtype=xps.float32)
+    assert float_dtype(x32, xps, xps.Device("CPU_DEVICE")) == xps.float32
+    assert float_dtype(xps.asarray([1]), xps, xps.Device("CPU_DEVICE")) == xps.float64
+    dev = xps.Device("no_float64")
+    assert float_dtype(xps.asarray([1], device=dev), xps, dev) == xps.float32
+
+
+@pytest.mark.parametrize("device", ["CPU_DEVICE", "device1"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_weighted_bincount_equals_numpy(dispatch, device, weighted):
+    rng = np.random.default_rng(0)
+    index = rng.integers(0, 7, size=500)
+    index[:3] = 0  # value 7..9 never occur: zeros at the end
+    weights = rng.random(500) if weighted else None
+    dev = xps.Device(device)
+    got = weighted_bincount(
+        xps.asarray(index, device=dev),
+        None if weights is None else xps.asarray(weights, device=dev),
+        10,
+        xps,
+        dev,
+    )
+    assert got.device == dev
+    np.testing.assert_allclose(
+        to_numpy(got, xps), np.bincount(index, weights, minlength=10), rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_weighted_bincount_torch(dispatch, weighted):
+    torch = pytest.importorskip("torch")
+    xp, device = get_namespace_and_device(torch.zeros(1))
+    rng = np.random.default_rng(1)
+    index = rng.integers(0, 5, size=300)
+    weights = rng.random(300) if weighted else None
+    got = weighted_bincount(
+        torch.asarray(index), None if weights is None else torch.asarray(weights), 6, xp, device
+    )
+    assert isinstance(got, torch.Tensor)
+    np.testing.assert_allclose(
+        to_numpy(got, xp), np.bincount(index, weights, minlength=6), rtol=1e-12
+    )
+
+
+def test_xlogy(dispatch):
+    x = xps.asarray([0.0, 0.0, 2.0])
+    y = xps.asarray([0.0, 3.0, 0.5])
+    np.testing.assert_allclose(to_numpy(xlogy(x, y, xps), xps), [0.0, 0.0, 2 * np.log(0.5)])
+
+
+def test_to_numpy_of_a_device_array(dispatch):
+    a = xps.asarray([0.25, 0.5], device=xps.Device("device1"))
+    with pytest.raises(RuntimeError, match="NumPy"):
+        np.asarray(a)  # what the device tests rely on
+    np.testing.assert_array_equal(to_numpy(a, xps), [0.25, 0.5])
+
+
+def test_pandas_dask_and_lists_take_the_numpy_path(dispatch):
+    pd = pytest.importorskip("pandas")
+    da = pytest.importorskip("dask.array")
+    for obj in (pd.Series([0.2, 0.8]), pd.DataFrame({"a": [0.2]}), da.ones(3), [1.0], 2.0):
+        assert get_namespace_and_device(obj) == (None, None)
+
+
+def test_torch_tensors_are_array_api_arrays(dispatch):
+    torch = pytest.importorskip("torch")
+    xp, device = get_namespace_and_device(torch.zeros(2), np.zeros(2))
+    assert namespace_name(xp) == "torch"
+    assert str(device) == "cpu"
