@@ -10,6 +10,7 @@ check must pass.  ``RecalibratedClassifier`` is an ordinary classifier and passe
 
 import numpy as np
 import pytest
+import sklearn
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import (
@@ -30,6 +31,8 @@ from skcalib.recalibration import (
     TemperatureScaling,
     VectorScaling,
 )
+
+_SKLEARN_AT_LEAST_1_8 = tuple(int(v) for v in sklearn.__version__.split(".")[:2]) >= (1, 8)
 
 CALIBRATORS = [
     TemperatureScaling(),
@@ -79,8 +82,9 @@ COLUMNS_OF_CHECK = {
     "check_pipeline_consistency": 3,  # 2 classes [0, 1]
     "check_positive_only_tag_during_fit": 4,  # iris: 3 classes
     "check_sample_weight_equivalence_on_dense_data": 30,  # 3 classes [0, 1, 2]
-    # the array API checks (calibrators with the array_api_support tag)
-    "check_array_api_input": 10,  # 2 classes [0, 1]
+    # the array API checks (calibrators with the array_api_support tag); scikit-learn
+    # before 1.8 fits them on make_classification's default 20 features
+    "check_array_api_input": 10 if _SKLEARN_AT_LEAST_1_8 else 20,  # 2 classes [0, 1]
     "check_array_api_mixed_inputs": 10,  # 2 classes [0, 1]
     "check_array_api_same_namespace": 10,  # 2 classes [0, 1]
 }
@@ -122,6 +126,16 @@ def _check_name(check):
 @parametrize_with_checks(CALIBRATORS, expected_failed_checks=_expected_failed_checks)
 def test_calibrators_pass_sklearn_checks(estimator, check, monkeypatch):
     name = _check_name(check)
+    namespace = getattr(check, "keywords", {}).get("array_namespace", "numpy")
+    if (
+        name == "check_array_api_input"
+        and namespace == "array_api_strict"
+        and not _SKLEARN_AT_LEAST_1_8
+    ):
+        pytest.xfail(
+            "scikit-learn before 1.8 wants classes_ in the namespace of X too; from 1.8 on "
+            "it allows classes_ to stay a host array (string labels), as skcalib keeps it"
+        )
     if name.startswith("check_array_api"):
         # scikit-learn dispatches only with scipy's array API support declared; the
         # calibrators use scipy on host numbers only
