@@ -350,9 +350,12 @@ def _detach_graph(X):
 
 def to_host(a):
     """``a`` as numpy-convertible: an array of an array API namespace (of any device)
-    copied to the host explicitly; lists, numpy arrays and None unchanged."""
-    if a is None or isinstance(a, np.ndarray | list | tuple):
+    copied to the host explicitly; lists and tuples as numpy arrays (scikit-learn before
+    1.8 refuses them while dispatch is on); numpy arrays and None unchanged."""
+    if a is None or isinstance(a, np.ndarray):
         return a
+    if isinstance(a, list | tuple):
+        return np.asarray(a)
     xp, _ = get_namespace_and_device(a)
     return detach(a) if xp is None else to_numpy(a, xp)
 
