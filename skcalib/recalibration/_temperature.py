@@ -275,15 +275,18 @@ def scaled_softmax(Z, temperature):
 
 
 def scaled_softmax_xp(Z, temperature, xp, device):
-    """:func:`scaled_softmax` in the namespace and on the device of ``Z``."""
+    """:func:`scaled_softmax` in the namespace and on the device of ``Z``.
+
+    The chunks are concatenated rather than written into a preallocated array: JAX
+    arrays do not support item assignment."""
     beta = 1.0 / temperature
     n, k = Z.shape
-    out = xp.empty((n, k), dtype=Z.dtype, device=device)
+    parts = []
     for start, stop in _xp_row_chunks(n, k, Z.dtype, xp, device):
         c = Z[start:stop, :] * beta
         c = xp.exp(c - xp.max(c, axis=1, keepdims=True))
-        out[start:stop, :] = c / xp.sum(c, axis=1, keepdims=True)
-    return out
+        parts.append(c / xp.sum(c, axis=1, keepdims=True))
+    return parts[0] if len(parts) == 1 else xp.concat(parts, axis=0)
 
 
 class TemperatureScaling(BaseCalibrator):

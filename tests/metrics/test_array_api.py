@@ -9,13 +9,7 @@ import pytest
 
 import skcalib.metrics as M
 from skcalib.utils._array_api import to_numpy
-from tests.utils.array_api_cases import CASE_IDS, Case, array_api_dispatch, import_library
-
-
-@pytest.fixture
-def dispatch(monkeypatch):
-    with array_api_dispatch(monkeypatch):
-        yield
+from tests.utils.array_api_cases import CASE_IDS, Case, import_library
 
 
 @pytest.fixture

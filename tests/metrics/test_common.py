@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import skcalib.metrics as M
-from tests.utils.array_api_cases import CASE_IDS, Case, array_api_dispatch
+from tests.utils.array_api_cases import CASE_IDS, Case
 
 CLASSIFICATION_METRICS = {
     "expected_calibration_error": M.expected_calibration_error,
@@ -673,12 +673,6 @@ ARRAY_API_NATIVE = {
     "excess_area_under_risk_coverage",
     "area_under_generalized_risk_coverage",
 }
-
-
-@pytest.fixture
-def dispatch(monkeypatch):
-    with array_api_dispatch(monkeypatch):
-        yield
 
 
 def _no_host_copy_of_the_data(monkeypatch, n):

@@ -10,52 +10,18 @@ import warnings
 
 import numpy as np
 import pytest
-import sklearn
 from numpy.testing import assert_allclose
 from sklearn.exceptions import ConvergenceWarning
 
 from skcalib.recalibration import TemperatureScaling
 from skcalib.utils._array_api import get_namespace_and_device, namespace_name, to_numpy
+from tests.utils.array_api_cases import CASE_IDS, Case
 
 xps = pytest.importorskip("array_api_strict")
 
 
-@pytest.fixture
-def dispatch(monkeypatch):
-    """array_api_dispatch=True, or a skip where this scikit-learn cannot dispatch (1.6
-    and 1.7 need the array-api-compat package)."""
-    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
-    with sklearn.config_context(array_api_dispatch=True):
-        try:
-            get_namespace_and_device(xps.asarray([1.0]))
-        except ImportError as exc:
-            pytest.skip(f"scikit-learn cannot dispatch here: {exc}")
-        yield
-
-
-def _strict(device):
-    return lambda a: xps.asarray(a, device=xps.Device(device))
-
-
-def _torch(dtype_name):
-    def convert(a):
-        torch = pytest.importorskip("torch")
-        a = np.asarray(a)
-        if a.dtype.kind == "f":
-            a = a.astype(dtype_name)
-        return torch.asarray(a)
-
-    return convert
-
-
-#: (id, converter, the float dtype X is computed in)
-NAMESPACES = [
-    ("strict-cpu", _strict("CPU_DEVICE"), "float64"),
-    ("strict-device1", _strict("device1"), "float64"),
-    ("strict-no_float64", _strict("no_float64"), "float32"),
-    ("torch-float64", _torch("float64"), "float64"),
-    ("torch-float32", _torch("float32"), "float32"),
-]
+#: the cases X is given in (numpy floats cast to the case's dtype)
+NAMESPACES = [c for c in CASE_IDS if c != "strict-device1-float32"]
 #: relative agreement of the fitted temperature with the numpy fit of the same dtype
 RTOL = {"float64": 1e-12, "float32": 1e-7}
 
@@ -81,11 +47,11 @@ def _assert_follows(result, X):
     assert dev_r == dev_x
 
 
-@pytest.mark.parametrize(("name", "convert", "dtype"), NAMESPACES, ids=[n[0] for n in NAMESPACES])
+@pytest.mark.parametrize("case_id", NAMESPACES)
 @pytest.mark.parametrize("weighted", [False, True])
-def test_fit_and_predict_follow_the_namespace_and_agree_with_numpy(
-    dispatch, name, convert, dtype, weighted
-):
+def test_fit_and_predict_follow_the_namespace_and_agree_with_numpy(dispatch, case_id, weighted):
+    case = Case(case_id)
+    convert, dtype = case.asarray, case.dtype_name
     Z, y, w = _data()
     Z = Z.astype(dtype)
     w = w.astype(dtype) if weighted else None
@@ -106,8 +72,10 @@ def test_fit_and_predict_follow_the_namespace_and_agree_with_numpy(
     assert_allclose(_host(labels), ref.predict(Z))
 
 
-@pytest.mark.parametrize(("name", "convert", "dtype"), NAMESPACES, ids=[n[0] for n in NAMESPACES])
-def test_probabilities_and_binary_inputs(dispatch, name, convert, dtype):
+@pytest.mark.parametrize("case_id", NAMESPACES)
+def test_probabilities_and_binary_inputs(dispatch, case_id):
+    case = Case(case_id)
+    convert, dtype = case.asarray, case.dtype_name
     Z, y, _ = _data(k=3)
     P = TemperatureScaling(input="logits").fit(Z, y).predict_proba(3 * Z).astype(dtype)
     ref = TemperatureScaling().fit(P, y)

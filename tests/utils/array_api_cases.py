@@ -25,6 +25,12 @@ CASES = [
     ("strict-no_float64-float32", "array_api_strict", "no_float64", "float32"),
     ("torch-cpu-float64", "torch", "cpu", "float64"),
     ("torch-cpu-float32", "torch", "cpu", "float32"),
+    ("torch-cuda-float64", "torch", "cuda", "float64"),
+    ("torch-cuda-float32", "torch", "cuda", "float32"),
+    ("cupy-float64", "cupy", None, "float64"),
+    ("cupy-float32", "cupy", None, "float32"),
+    ("jax-float64", "jax", None, "float64"),
+    ("jax-float32", "jax", None, "float32"),
 ]
 CASE_IDS = [c[0] for c in CASES]
 
@@ -42,6 +48,13 @@ def import_library(library):
     return pytest.importorskip(library)
 
 
+def _cupy_has_a_device(cupy):
+    try:
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:  # CUDA driver or runtime missing
+        return False
+
+
 class Case:
     """One namespace/device/dtype: ``case.asarray(numpy_array)`` builds an input."""
 
@@ -49,10 +62,17 @@ class Case:
         _, self.library, device, self.dtype_name = dict((c[0], c) for c in CASES)[case_id]
         self.id = case_id
         self.module = import_library(self.library)
+        self.device = device
         if self.library == "array_api_strict":
             self.device = self.module.Device(device)
-        else:
-            self.device = device
+        elif self.library == "torch" and device == "cuda" and not self.module.cuda.is_available():
+            pytest.skip("no CUDA device")
+        elif self.library == "cupy" and not _cupy_has_a_device(self.module):
+            pytest.skip("no CUDA device")
+        elif self.library == "jax":
+            if self.dtype_name == "float64":
+                self.module.config.update("jax_enable_x64", True)
+            self.module = self.module.numpy
         self.tolerance = TOLERANCE[self.dtype_name]
 
     def asarray(self, a, *, floating=True):
@@ -61,8 +81,13 @@ class Case:
         if floating and a.dtype.kind == "f":
             a = a.astype(self.dtype_name)
             dtype = getattr(self.module, self.dtype_name)
-            return self.module.asarray(a, dtype=dtype, device=self.device)
-        return self.module.asarray(a, device=self.device)
+            return self._asarray(a, dtype=dtype)
+        return self._asarray(a)
+
+    def _asarray(self, a, **kwargs):
+        if self.device is None:  # CuPy and JAX: their default device
+            return self.module.asarray(a, **kwargs)
+        return self.module.asarray(a, device=self.device, **kwargs)
 
     def rounded(self, a):
         """The numpy array this case's input holds (floats rounded to its dtype)."""

@@ -20,19 +20,6 @@ from skcalib.utils._array_api import (
 xps = pytest.importorskip("array_api_strict")
 
 
-@pytest.fixture
-def dispatch(monkeypatch):
-    """array_api_dispatch=True, or a skip where this scikit-learn cannot dispatch (1.6
-    and 1.7 need the array-api-compat package)."""
-    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
-    with sklearn.config_context(array_api_dispatch=True):
-        try:
-            get_namespace_and_device(xps.asarray([1.0]))
-        except ImportError as exc:
-            pytest.skip(f"scikit-learn cannot dispatch here: {exc}")
-        yield
-
-
 def test_dispatch_off_is_the_numpy_path():
     assert get_namespace_and_device(xps.asarray([1.0])) == (None, None)
 
