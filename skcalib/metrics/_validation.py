@@ -36,7 +36,8 @@ the values are checked with the namespace's own reductions (:func:`checked_rows`
 the whole array as one chunk: one reduction per check on a device), integers and bools
 become the widest float of the device (float32 where it has no float64).  ``y_true``
 may be an integer (or bool) array of the same namespace and device, whose classes are
-found with ``unique_values`` and encoded with ``searchsorted`` on the device (only the
+found and encoded on the device (a bincount and a lookup table for integers of a small
+range, else ``unique_values`` and ``searchsorted``; only the
 ``n_classes`` class values travel to the host, to be matched against ``labels`` and
 ``pos_label``), or any host array-like (labels of any kind), encoded on the host and then
 moved to the device.  ``sample_weight`` likewise: a namespace array is checked there, a
@@ -66,7 +67,13 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn import get_config
 
-from ..utils._array_api import float_dtype, get_namespace_and_device, to_numpy
+from ..utils._array_api import (
+    float_dtype,
+    get_namespace_and_device,
+    has_fast_bincount,
+    to_numpy,
+    weighted_bincount,
+)
 
 __all__ = [
     "PROBA_TOLERANCE",
@@ -373,6 +380,20 @@ def _unique_labels(y, min_max=None):
         raise ValueError(f"y_true mixes label types that cannot be sorted: {exc}") from exc
 
 
+#: integer labels spanning fewer values than this are encoded through a lookup table
+LUT_RANGE = 1 << 16
+
+
+def _label_lut(cls, mn, mx):
+    """Index in the integer (or bool viewed as uint8) classes ``cls`` of each integer
+    ``mn..mx``, -1 where it is not a class (int64, host)."""
+    lut = np.full(mx - mn + 1, -1, dtype=np.int64)
+    inside = np.flatnonzero((cls >= mn) & (cls <= mx))
+    if inside.size:
+        lut[(cls[inside] - cls.dtype.type(mn)).astype(np.intp)] = inside
+    return lut
+
+
 def _encode(y, classes, labels_given, min_max=None, name="y_true"):
     """Index of each element of y in ``classes``; ValueError naming missing labels.
 
@@ -387,13 +408,10 @@ def _encode(y, classes, labels_given, min_max=None, name="y_true"):
         mn, mx = min_max or _int_min_max(yi)
         if mn >= 0 and mx < n_classes and np.array_equal(cls, np.arange(n_classes)):
             return yi
-        if mx - mn < 1 << 16:
+        if mx - mn < LUT_RANGE:
             # offsets from the minimum label, computed in each array's own dtype so that
             # every integer dtype (uint64 labels >= 2**63 included) is exact
-            lut = np.full(mx - mn + 1, -1, dtype=np.int64)
-            inside = np.flatnonzero((cls >= mn) & (cls <= mx))
-            if inside.size:
-                lut[(cls[inside] - cls.dtype.type(mn)).astype(np.intp)] = inside
+            lut = _label_lut(cls, mn, mx)
             if mn == 0 and yi.dtype.itemsize <= 2 and yi.dtype.kind == "u":
                 idx = lut[yi]
             else:
@@ -544,10 +562,54 @@ def _check_y_true_xp(y, name, xp):
     return y
 
 
-def _encode_xp(y, classes, labels_given, xp, device, name="y_true"):
+def _int_range_xp(y, xp):
+    """(min, max) of integer or bool labels of ``xp`` as Python ints (two reductions),
+    None for floating labels or a range that int64 offsets cannot hold."""
+    if xp.isdtype(y.dtype, "real floating"):
+        return None
+    yi = xp.astype(y, xp.int64) if y.dtype == xp.bool else y
+    mn, mx = int(xp.min(yi)), int(xp.max(yi))
+    return (mn, mx) if mx < 2**63 else None
+
+
+def _unique_labels_xp(y, int_range, xp, device):
+    """The sorted classes of ``y`` (an array of ``xp``) as a host array: from a
+    bincount of the offsets for a small integer range where the namespace has a
+    scatter-add (no sort of the data), else ``unique_values``."""
+    if int_range is None or int_range[1] - int_range[0] >= LUT_RANGE or not has_fast_bincount(xp):
+        return to_numpy(xp.unique_values(y), xp)
+    mn, mx = int_range
+    if mx - mn <= 1:  # the minimum and the maximum are the only values
+        classes = np.arange(mn, mx + 1)
+        return classes.astype(bool) if y.dtype == xp.bool else classes
+    offset = xp.astype(y, xp.int64) - mn
+    counts = to_numpy(weighted_bincount(offset, None, mx - mn + 1, xp, device), xp)
+    classes = np.flatnonzero(counts > 0) + mn
+    return classes.astype(bool) if y.dtype == xp.bool else classes
+
+
+def _encode_xp(y, classes, labels_given, xp, device, name="y_true", int_range=None):
     """:func:`_encode` on the device: the index (int64) of each label of ``y`` (an
-    array of ``xp``) in the host array ``classes``, by ``searchsorted`` in the sorted
-    classes."""
+    array of ``xp``) in the host array ``classes``: ``y`` itself for the classes
+    ``0..k-1``, a lookup table for integers of a small range (``int_range``, from
+    :func:`_int_range_xp`), else ``searchsorted`` in the sorted classes."""
+    if int_range is not None and classes.dtype.kind in "biu":
+        mn, mx = int_range
+        k = len(classes)
+        cls = classes.view(np.uint8) if classes.dtype.kind == "b" else classes
+        yi = xp.astype(y, xp.int64)
+        if mn >= 0 and mx < k and np.array_equal(cls, np.arange(k)):
+            return yi
+        if mx - mn < LUT_RANGE:
+            lut = xp.asarray(_label_lut(cls, mn, mx), device=device)
+            idx = xp.take(lut, yi - mn)
+            bad = idx < 0
+            if bool(xp.any(bad)):
+                missing = to_numpy(xp.unique_values(y[bad]), xp)
+                _raise_missing(
+                    missing, np.ones(missing.shape, dtype=bool), classes, labels_given, name
+                )
+            return idx
     if classes.dtype.kind not in "biuf":
         raise ValueError(
             f"{name} holds numbers but the classes are {list(classes.tolist())[:10]!r}"
@@ -838,12 +900,13 @@ def check_classification_labels(
         )
     labels_given = labels is not None
     min_max = _int_min_max(y) if y_dev is None and y.dtype.kind in "biu" else None
+    int_range = None if y_dev is None else _int_range_xp(y_dev, xp)
     if labels_given:
         classes = _check_labels(labels)
     elif y_dev is None:
         classes = _unique_labels(y, min_max)
     else:
-        classes = to_numpy(xp.unique_values(y_dev), xp)  # n_classes values
+        classes = _unique_labels_xp(y_dev, int_range, xp, device)  # n_classes values
     binary_1d = P.ndim == 1
     names = (y_name, proba_name)
 
@@ -885,7 +948,7 @@ def check_classification_labels(
             y_idx = _encode(y, classes, labels_given, min_max, y_name)
             y_idx = xp.asarray(y_idx.astype(np.int64), device=device)
         else:
-            y_idx = _encode_xp(y_dev, classes, labels_given, xp, device, y_name)
+            y_idx = _encode_xp(y_dev, classes, labels_given, xp, device, y_name, int_range)
         sw = _check_sample_weight_xp(sample_weight, n, xp, device, P.dtype)
     return ClassificationInput(
         y=y_idx,

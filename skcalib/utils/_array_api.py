@@ -38,6 +38,9 @@ Interface (used by the metrics and the estimators; stable)
     ``np.bincount`` for the namespaces: CuPy's own ``bincount``, a scatter-add where
     the namespace has one (PyTorch ``index_add``, JAX ``.at[].add``), else sums of a
     one-hot mask.
+``has_fast_bincount(xp) -> bool``
+    Whether :func:`weighted_bincount` is a scatter-add in ``xp`` (O(n)), rather than
+    one-hot sums (O(n * minlength)).
 ``xlogy(x, y, xp)``
     ``x * log(y)`` with ``0 * log(0) = 0``.
 """
@@ -51,6 +54,7 @@ from ._sklearn_compat import sklearn_namespace_and_device
 __all__ = [
     "float_dtype",
     "get_namespace_and_device",
+    "has_fast_bincount",
     "is_numpy_namespace",
     "max_float_dtype",
     "namespace_name",
@@ -158,6 +162,16 @@ def to_numpy(x, xp):
     if name == "array_api_strict":
         return np.asarray(xp.asarray(x, device=xp.Device("CPU_DEVICE")))
     return np.asarray(x)
+
+
+#: namespaces with a bincount or a scatter-add (see :func:`weighted_bincount`)
+_SCATTER_ADD = frozenset({"torch", "cupy", "jax"})
+
+
+def has_fast_bincount(xp):
+    """Whether :func:`weighted_bincount` costs O(n) in ``xp`` (CuPy's bincount, a
+    PyTorch or JAX scatter-add) rather than O(n * minlength) (one-hot sums)."""
+    return namespace_name(xp) in _SCATTER_ADD
 
 
 def weighted_bincount(index, weights, minlength, xp, device):

@@ -256,3 +256,37 @@ def test_other_selective_metrics_copy_a_device_uncertainty(device1):
         device1.asarray(y), device1.asarray(P), coverage=0.5, uncertainty=device1.asarray(u)
     )
     assert got == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize(
+    "values",
+    [[0, 1], [-3, 7], [3, 7, 9], [0, 1, 2], [5, 70_000, 140_000], [True, False]],
+    ids=["01", "pm", "gaps", "0k", "wide", "bool"],
+)
+def test_integer_labels_on_the_device_are_encoded_as_on_numpy(dispatch, case_id, values):
+    """Classes found on the device (lookup table for a small range, sorted unique values
+    for a wide one) and matched with labels=: the numpy values, and the missing label
+    named."""
+    case = Case(case_id)
+    rng = np.random.default_rng(13)
+    k = len(values)
+    values = np.array(values)
+    y = values[rng.integers(0, k, 150)]
+    y[:k] = values
+    P = rng.dirichlet(np.ones(k), size=150)
+    P_r = case.rounded(P)
+    tol = case.tolerance
+    expected = M.brier_score(y, P_r)
+    assert M.brier_score(case.asarray(y), case.asarray(P)) == pytest.approx(expected, rel=tol)
+    order = values[::-1]
+    expected = M.negative_log_likelihood(y, P_r, labels=order)
+    got = M.negative_log_likelihood(case.asarray(y), case.asarray(P), labels=order)
+    assert got == pytest.approx(expected, rel=tol)
+    if k > 2:
+        with pytest.raises(ValueError, match=f"labels not in labels .*: {values[-1]}$"):
+            M.brier_score(
+                case.asarray(y),
+                case.asarray(P[:, :-1] / P[:, :-1].sum(1, keepdims=True)),
+                labels=values[:-1],
+            )

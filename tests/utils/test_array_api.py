@@ -4,7 +4,6 @@ tensor) and PyTorch CPU tensors."""
 
 import numpy as np
 import pytest
-import sklearn
 
 from skcalib.utils._array_api import (
     float_dtype,
