@@ -19,20 +19,15 @@ Checked on the built HTML:
   ``SKCALIB_REQUIRE_CHROMIUM`` is set (CI).
 """
 
-import base64
-import fcntl
 import importlib
 import inspect
 import io
-import json
 import os
 import pathlib
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 
@@ -158,129 +153,8 @@ def test_readme_and_ci_build_the_docs_with_warnings_as_errors():
 
 
 # --------------------------------------------------------------------------------------
-# headless Chromium, driven through the DevTools protocol over a pipe
+# headless Chromium (tests/_cdp.py)
 # --------------------------------------------------------------------------------------
-
-CHROMIUM = shutil.which("chromium") or (
-    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
-)
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--window-size=1280,1024",
-    "--remote-debugging-pipe",
-]
-LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
-
-
-def _above_10(fd):
-    """A copy of the descriptor numbered 10 or more (the original is closed)."""
-    copy = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
-    os.close(fd)
-    return copy
-
-
-class DevTools:
-    """A minimal client of the Chrome DevTools protocol over ``--remote-debugging-pipe``.
-
-    Chromium reads commands on its file descriptor 3 and writes replies and events on
-    its descriptor 4, one JSON message each, ended by a NUL byte.
-    """
-
-    def __init__(self, executable, user_data_dir):
-        to_browser_r, self._to_browser = os.pipe()
-        self._from_browser, from_browser_w = os.pipe()
-        # the child's ends away from 3 and 4, which the redirections below overwrite
-        to_browser_r, from_browser_w = (_above_10(fd) for fd in (to_browser_r, from_browser_w))
-
-        # bash puts the pipe's ends on descriptors 3 and 4, then runs chromium
-        self.proc = subprocess.Popen(
-            [
-                "bash",
-                "-c",
-                f'exec "$@" 3<&{to_browser_r} 4>&{from_browser_w}',
-                "bash",
-                executable,
-                *CHROMIUM_FLAGS,
-                f"--user-data-dir={user_data_dir}",
-                "about:blank",
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(to_browser_r, from_browser_w),
-        )
-        os.close(to_browser_r)
-        os.close(from_browser_w)
-        self._buffer = b""
-        self._next_id = 0
-        self.events = []
-
-    def close(self):
-        for fd in (self._to_browser, self._from_browser):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-    def _read_message(self, deadline):
-        while b"\0" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("no message from chromium")
-            ready, _, _ = select.select([self._from_browser], [], [], left)
-            if ready:
-                chunk = os.read(self._from_browser, 1 << 16)
-                if not chunk:
-                    raise RuntimeError(f"chromium closed the pipe (exit {self.proc.poll()})")
-                self._buffer += chunk
-        message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def send(self, method, params=None, session=None, timeout=60):
-        """Send a command and return its result; events met meanwhile are kept."""
-        self._next_id += 1
-        message = {"id": self._next_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
-        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + timeout
-        while True:
-            reply = self._read_message(deadline)
-            if reply.get("id") == self._next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply["result"]
-            self.events.append(reply)
-
-    def wait_for(self, method, timeout=60):
-        """Wait for an event (or find it among those already received)."""
-        deadline = time.monotonic() + timeout
-        while not any(e.get("method") == method for e in self.events):
-            self.events.append(self._read_message(deadline))
-
-    def drain(self, quiet=1.0, timeout=15):
-        """Collect events until none has come for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                self.events.append(self._read_message(min(deadline, time.monotonic() + quiet)))
-            except TimeoutError:
-                return
-
 
 IMAGES_JS = """
 (async () => {
@@ -314,64 +188,21 @@ def _screenshot_pixels(data):
 
 
 def _check_page(url, tmp_path):
-    browser = DevTools(CHROMIUM, tmp_path / "profile")
-    try:
-        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
-            "sessionId"
-        ]
-        for domain in ("Page", "Runtime", "Log", "Network"):
-            browser.send(f"{domain}.enable", session=session)
-        browser.events.clear()  # only what the page does
-        browser.send("Page.navigate", {"url": url}, session=session)
-        browser.wait_for("Page.loadEventFired")
-        browser.drain()
-        images = browser.send(
-            "Runtime.evaluate",
-            {"expression": IMAGES_JS, "awaitPromise": True, "returnByValue": True},
-            session=session,
-        )["result"]["value"]
-        formulas = browser.send(
-            "Runtime.evaluate",
-            {"expression": MATH_JS, "awaitPromise": True, "returnByValue": True},
-            session=session,
-        )["result"]["value"]
-        shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=session)
-        browser.drain(quiet=0.5)
-    finally:
-        browser.close()
+    from tests._cdp import visit
 
-    events = browser.events
-    requests = [
-        e["params"]["request"]["url"]
-        for e in events
-        if e.get("method") == "Network.requestWillBeSent"
-    ]
-    assert url in requests, "the page itself was not loaded"
-    remote = [r for r in requests if not r.startswith(LOCAL_SCHEMES)]
+    seen = visit(url, tmp_path / "profile", {"images": IMAGES_JS, "formulas": MATH_JS})
+    assert url in seen.requested, "the page itself was not loaded"
+    remote = seen.remote_requests()
     assert not remote, f"network requests from {url}: {remote}"
-    errors = [
-        e["params"]
-        for e in events
-        if e.get("method") == "Runtime.exceptionThrown"
-        or (
-            e.get("method") == "Runtime.consoleAPICalled"
-            and e["params"]["type"] in ("error", "assert")
-        )
-        or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
-    ]
-    assert not errors, f"console errors on {url}: {errors}"
+    assert not seen.errors, f"console errors on {url}: {seen.errors}"
+    images = seen.values["images"]
     broken = [i for i in images if not (i["width"] > 0 and i["height"] > 0)]
     assert not broken, f"images not decoded on {url}: {broken}"
-    return images, formulas, _screenshot_pixels(base64.b64decode(shot["data"]))
+    return images, seen.values["formulas"], _screenshot_pixels(seen.screenshot)
 
 
 @pytest.mark.parametrize("page", BROWSER_PAGES)
 def test_page_renders_in_headless_chromium(html, page, tmp_path):
-    if CHROMIUM is None:
-        if os.environ.get("SKCALIB_REQUIRE_CHROMIUM"):
-            pytest.fail("SKCALIB_REQUIRE_CHROMIUM is set but chromium is not installed")
-        pytest.skip("chromium is not installed")
     pytest.importorskip("matplotlib")  # reads the screenshot
     import numpy as np
 
