@@ -436,6 +436,9 @@ def _group_sums_xp(F, columns, xp):
     sums : list of arrays of shape (G,) or (G, m)
         The sums of each array of ``columns`` over each group.
     """
+    # -0.0 becomes 0.0: a sort may order the two (a radix sort on a GPU, XLA's total
+    # order), which would split a group in the lexicographic order of the rows
+    F = F + 0.0
     d = F.shape[1]
     order = xp.argsort(F[:, d - 1], stable=True)
     for j in range(d - 2, -1, -1):
