@@ -27,7 +27,7 @@ from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
 from sklearn.utils import Bunch
 
-from ..utils._array_api import get_namespace_and_device
+from ..utils._array_api import get_namespace_and_device, max_float_dtype, to_numpy
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._binning import bin_stats
 from ._guard import scorer_misuse_guard
@@ -190,7 +190,7 @@ def _log_loss_sum_xp(data, eps, rows):
     """:func:`_log_loss_sum` of array-API input, in the namespace and dtype of
     ``proba`` (clipped as scikit-learn's ``log_loss`` does)."""
     xp, P, sw = data.xp, data.proba, data.sample_weight
-    for _ in rows:  # reads (and so checks) the array
+    for _ in () if rows is None else rows:  # reads (and so checks) the array
         pass
     if P.ndim == 1:
         p = xp.where(data.y == data.pos_index, P, 1 - P)
@@ -418,6 +418,105 @@ def _decomposition_exact(F, Y, sw, W):
     return unc, res, rel, 0.0, 0.0
 
 
+def _group_sums_xp(F, columns, xp):
+    """Groups of identical rows of ``F`` (n, d) and per-group sums, on the device.
+
+    The rows are put in lexicographic order by successive stable ``argsort`` of the
+    columns, last column first (the order of ``np.lexsort``); a group is a run of
+    equal rows, and the sums of each array of ``columns`` (shape (n,) or (n, m), in
+    the computing dtype) over a group are the differences of their cumulative sums at
+    the ends of the runs (exact for counts and unweighted outcomes; to rounding
+    otherwise).  Only standard functions: no item assignment (JAX arrays are
+    immutable).
+
+    Returns
+    -------
+    F_g : array of shape (G, d)
+        The forecast of each group, in increasing lexicographic order.
+    sums : list of arrays of shape (G,) or (G, m)
+        The sums of each array of ``columns`` over each group.
+    """
+    # -0.0 becomes 0.0: a sort may order the two (a radix sort on a GPU, XLA's total
+    # order), which would split a group in the lexicographic order of the rows
+    F = F + 0.0
+    d = F.shape[1]
+    order = xp.argsort(F[:, d - 1], stable=True)
+    for j in range(d - 2, -1, -1):
+        order = xp.take(order, xp.argsort(xp.take(F[:, j], order), stable=True))
+    Fs = xp.take(F, order, axis=0)
+    last = xp.ones(1, dtype=xp.bool, device=F.device)
+    ends = xp.concat([xp.any(Fs[1:, :] != Fs[:-1, :], axis=1), last])
+    idx = xp.nonzero(ends)[0]
+    sums = []
+    for c in columns:
+        at = xp.take(xp.cumulative_sum(xp.take(c, order, axis=0), axis=0), idx, axis=0)
+        sums.append(at - xp.concat([xp.zeros_like(at[:1, ...]), at[:-1, ...]], axis=0))
+    return xp.take(Fs, idx, axis=0), sums
+
+
+def _decomposition_exact_xp(data):
+    """:func:`_decomposition_exact` of array-API input, on its device: the groups of
+    identical forecasts by :func:`_group_sums_xp`, in the widest float of the device;
+    only the three components travel to the host."""
+    xp, device, sw = data.xp, data.device, data.sample_weight
+    dtype = max_float_dtype(xp, device)
+    P = xp.astype(data.proba, dtype)
+    if data.is_binary:
+        F = (P if P.ndim == 1 else P[:, data.pos_index])[:, None]
+        hit = (data.y == data.pos_index)[:, None]
+    else:
+        F = P
+        hit = _one_hot(data)
+    w = xp.ones(data.n_samples, dtype=dtype, device=device) if sw is None else xp.astype(sw, dtype)
+    hits = xp.astype(hit, dtype) * w[:, None]  # weighted one-hot of the outcome
+    F_g, (n_g, O_sum) = _group_sums_xp(F, [w, hits], xp)
+    W = float(data.n_samples if sw is None else xp.sum(w))
+    clim = xp.sum(hits, axis=0) / W
+    # a group of weight 0 adds nothing (its frequency is never used)
+    O_g = O_sum / xp.where(n_g > 0, n_g, xp.ones_like(n_g))[:, None]
+    rel = float(xp.sum(n_g * xp.sum((F_g - O_g) ** 2, axis=1))) / W
+    res = float(xp.sum(n_g * xp.sum((O_g - clim[None, :]) ** 2, axis=1))) / W
+    unc = float(xp.sum(clim * (1 - clim)))
+    return unc, res, rel, 0.0, 0.0
+
+
+def _binned_totals(data):
+    """Weighted totals over samples of ``p^2`` and of ``p * outcome`` of the binned
+    probabilities (the positive-class one for binary problems, every class's for
+    multiclass problems), in float64 (the widest float of the device for array-API
+    input, computed there)."""
+    P, sw, xp = data.proba, data.sample_weight, data.xp
+    if xp is not None:
+        dtype = max_float_dtype(xp, data.device)
+        P = xp.astype(P, dtype)
+        if data.is_binary:
+            f = P if P.ndim == 1 else P[:, data.pos_index]
+            ff = f * f
+            fo = xp.where(data.y == data.pos_index, f, xp.zeros_like(f))
+        else:
+            ff = xp.sum(P * P, axis=1)
+            fo = xp.sum(xp.where(_one_hot(data), P, xp.zeros_like(P)), axis=1)
+        if sw is not None:
+            w = xp.astype(sw, dtype)
+            ff, fo = ff * w, fo * w
+        return float(xp.sum(ff)), float(xp.sum(fo))
+    n = data.n_samples
+    if data.is_binary:
+        f = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
+        o = data.y == data.pos_index
+        sum_ff = float(np.dot(f * f, np.ones(n) if sw is None else sw))
+        sum_fo = float(f[o].sum() if sw is None else np.dot(f[o], sw[o]))
+        return sum_ff, sum_fo
+    sum_ff = 0.0
+    for start, stop, chunk in row_chunks(P):
+        c = chunk.astype(np.float64)
+        row_sq = np.einsum("ij,ij->i", c, c)
+        sum_ff += float(row_sq.sum() if sw is None else np.dot(row_sq, sw[start:stop]))
+    ptrue = _true_class_proba(data)
+    sum_fo = float(ptrue.sum() if sw is None else np.dot(ptrue, sw))
+    return sum_ff, sum_fo
+
+
 @validate_params(
     {
         **_COMMON_CONSTRAINTS,
@@ -531,25 +630,33 @@ def brier_decomposition(
     0.16...
     """
     data = check_classification_input(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        array_api=True,
     )
     sw = data.sample_weight
-    n = data.n_samples
-    W = float(n if sw is None else sw.sum())
     P = data.proba
     binary = data.is_binary
-    if n_bins is None:
+    if n_bins is None and data.xp is not None:
+        unc, res, rel, wbv, wbc = _decomposition_exact_xp(data)
+    elif n_bins is None:
         if binary:
             F = (P if P.ndim == 1 else P[:, data.pos_index])[:, None]
             Y = np.where(data.y == data.pos_index, 0, -1).astype(np.intp)
         else:
             F = P
             Y = data.y.astype(np.intp)
+        W = float(data.n_samples if sw is None else sw.sum())
         unc, res, rel, wbv, wbc = _decomposition_exact(F, Y, sw, W)
     else:
         mode = "binary" if binary else "classwise"
+        # numpy sums of the bins (computed on the device for array-API input)
         stats = bin_stats(data, multiclass=mode, n_bins=n_bins, strategy=strategy)
         cnt, sp, st = stats.count, stats.sum_proba, stats.sum_true
+        W = stats.total_weight
         nz = cnt > 0
         fbar = np.zeros_like(sp)
         obar = np.zeros_like(st)
@@ -560,19 +667,7 @@ def brier_decomposition(
         res = float(np.sum(cnt * (obar - clim[:, None]) ** 2) / W)
         unc = float(np.sum(clim * (1 - clim)))
         # totals of p^2 and of p * outcome over the binned probabilities
-        if binary:
-            f = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
-            o = data.y == data.pos_index
-            sum_ff = float(np.dot(f * f, np.ones(n) if sw is None else sw))
-            sum_fo = float(f[o].sum() if sw is None else np.dot(f[o], sw[o]))
-        else:
-            sum_ff = 0.0
-            for start, stop, chunk in row_chunks(P):
-                c = chunk.astype(np.float64)
-                row_sq = np.einsum("ij,ij->i", c, c)
-                sum_ff += float(row_sq.sum() if sw is None else np.dot(row_sq, sw[start:stop]))
-            ptrue = _true_class_proba(data)
-            sum_fo = float(ptrue.sum() if sw is None else np.dot(ptrue, sw))
+        sum_ff, sum_fo = _binned_totals(data)
         wbv = max((sum_ff - float(np.sum(cnt * fbar * fbar))) / W, 0.0)
         wbc = 2.0 * (sum_fo - float(np.sum(cnt * fbar * obar))) / W
     return Bunch(
@@ -600,8 +695,27 @@ def _binary_scores(x, gy, gw, scoring):
     return float(np.sum(s))
 
 
-def _corp_binary(x, o, w, scoring, eps):
-    """CORP components (sums, not means) for forecasts x (float64) and outcomes o (bool)."""
+def _corp_columns(data):
+    """The ``(forecast, outcome)`` pairs CORP decomposes: the positive-class
+    probability of a binary problem, every column one-vs-rest otherwise; forecasts in
+    float64 (the widest float of the device for array-API input)."""
+    P, xp = data.proba, data.xp
+    dtype = np.float64 if xp is None else max_float_dtype(xp, data.device)
+
+    def as_float(a):
+        return a.astype(dtype) if xp is None else xp.astype(a, dtype)
+
+    if data.is_binary:
+        yield as_float(P if P.ndim == 1 else P[:, data.pos_index]), data.y == data.pos_index
+    else:
+        for j in range(P.shape[1]):
+            yield as_float(P[:, j]), data.y == j
+
+
+def _corp_groups(x, o, w):
+    """Tie groups of forecasts ``x`` (float64) with outcomes ``o`` (bool) and weights
+    ``w`` (or None), on the host: the distinct forecasts of positive weight in
+    increasing order, and the weight and weighted outcome sum of each."""
     if w is not None:
         keep = w > 0
         if not keep.all():
@@ -617,6 +731,25 @@ def _corp_binary(x, o, w, scoring, eps):
     gx = xs[new]
     gw = np.bincount(gid, weights=ws)
     gy = np.bincount(gid, weights=ws * os_)
+    return gx, gy, gw
+
+
+def _corp_groups_xp(x, o, w, xp):
+    """:func:`_corp_groups` of array-API input: the sort and the group sums on the
+    device (:func:`_group_sums_xp`), then one transfer of the ``(G, 3)`` array of the
+    groups' forecast, outcome sum and weight (G the number of distinct forecasts);
+    groups of weight 0 are dropped on the host."""
+    w = xp.ones_like(x) if w is None else xp.astype(w, x.dtype)
+    gx, (gy, gw) = _group_sums_xp(x[:, None], [xp.astype(o, x.dtype) * w, w], xp)
+    groups = to_numpy(xp.stack([gx[:, 0], gy, gw], axis=1), xp).astype(np.float64)
+    groups = groups[groups[:, 2] > 0]
+    return groups[:, 0], groups[:, 1], groups[:, 2]
+
+
+def _corp_from_groups(gx, gy, gw, scoring, eps):
+    """CORP components (sums, not means) of the tie groups of :func:`_corp_groups`: the
+    summed scores of the forecasts, of their PAV recalibration and of the climatology,
+    and the total weight."""
     W = float(gw.sum())
     # PAV on the pooled tie groups
     recal = isotonic_regression(gy / gw, weights=gw, increasing=True).x
@@ -719,20 +852,25 @@ def score_decomposition(
     (0.275, 0.15, 0.125, 0.25)
     """
     data = check_classification_input(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        array_api=True,
     )
     P = data.proba
     sw = data.sample_weight
-    eps = float(np.finfo(P.dtype).eps)
-    if data.is_binary:
-        x = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
-        columns = [(x, data.y == data.pos_index)]
-    else:
-        columns = ((P[:, j].astype(np.float64), data.y == j) for j in range(P.shape[1]))
+    xp = data.xp
+    eps = float((np if xp is None else xp).finfo(P.dtype).eps)
     s_fc = s_rc = s_cl = 0.0
     W = 1.0
-    for x, o in columns:
-        a, b, c, W = _corp_binary(x, o, sw, scoring, eps)
+    for x, o in _corp_columns(data):
+        if xp is None:
+            gx, gy, gw = _corp_groups(x, o, sw)
+        else:
+            gx, gy, gw = _corp_groups_xp(x, o, sw, xp)
+        a, b, c, W = _corp_from_groups(gx, gy, gw, scoring, eps)
         s_fc += a
         s_rc += b
         s_cl += c

@@ -1,6 +1,8 @@
 """Tests of the classification scoring rules: brier_score, negative_log_likelihood,
 brier_decomposition, score_decomposition."""
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,6 +20,7 @@ from skcalib.metrics import (
     negative_log_likelihood,
     score_decomposition,
 )
+from tests.utils.array_api_cases import CASE_IDS, Case
 
 #: sklearn's brier_score_loss accepts 2-D (multiclass) probabilities from 1.7 on
 SKLEARN_GE_17 = parse_version(sklearn.__version__) >= parse_version("1.7")
@@ -648,3 +651,135 @@ def test_decompositions_finite_and_exact_or_value_error(data, n_bins, scoring):
     assert np.isfinite(list(c.values())).all()
     assert c.miscalibration >= -1e-12 and c.discrimination >= -1e-12
     assert c.miscalibration - c.discrimination + c.uncertainty == pytest.approx(c.score, abs=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# the decompositions on array API input (doc/array_api.rst)
+# --------------------------------------------------------------------------------------
+
+
+def _no_host_copy_of_the_data(monkeypatch, n):
+    """Fail on a host copy of anything as long as the data (n samples): only group and
+    bin sums and a few scalars may travel."""
+    import skcalib.metrics._binning as binning
+    import skcalib.metrics._scoring_rules as scoring_rules
+    import skcalib.metrics._validation as validation
+
+    for module in (binning, scoring_rules, validation):
+        real = module.to_numpy
+
+        def guarded(x, xp, _real=real):
+            assert x.shape[0] < n, "the data was copied to the host"
+            return _real(x, xp)
+
+        monkeypatch.setattr(module, "to_numpy", guarded)
+
+
+def _tied_data(kind, n=160, seed=21):
+    """Labels, probabilities with few distinct forecasts, and weights (some zero).
+
+    Multiclass rows are the 24 orders of (0.4, 0.3, 0.2, 0.1), which share values in
+    every column (so that a group is a run of the lexicographic order of whole rows,
+    not of some columns), and a row with -0.0 (the same forecast as 0.0)."""
+    rng = np.random.default_rng(seed)
+    if kind == "multiclass":
+        rows = np.array(
+            [
+                *itertools.permutations([0.4, 0.3, 0.2, 0.1]),
+                [0.0, 0.5, 0.5, 0.0],
+                [-0.0, 0.5, 0.5, 0.0],
+            ]
+        )
+        P = rows[rng.integers(0, len(rows), n)]
+        y = rng.integers(0, 4, n)
+    else:
+        y, P = _binary(rng, n, ties=True)
+        P[:5] = -0.0
+        if kind == "binary2":
+            P = np.column_stack([1 - P, P])
+    w = rng.random(n)
+    w[::9] = 0.0
+    return y, P, w
+
+
+DECOMPOSITION_CALLS = {
+    "brier_exact": (brier_decomposition, {}),
+    "brier_uniform_bins": (brier_decomposition, {"n_bins": 7}),
+    "brier_quantile_bins": (brier_decomposition, {"n_bins": 7, "strategy": "quantile"}),
+    "corp_brier": (score_decomposition, {"scoring": "brier"}),
+    "corp_log_loss": (score_decomposition, {"scoring": "log_loss"}),
+}
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize("kind", ["binary", "binary2", "multiclass"])
+@pytest.mark.parametrize("call", sorted(DECOMPOSITION_CALLS))
+def test_decomposition_array_api_equals_numpy_without_a_host_copy(
+    dispatch, monkeypatch, case_id, kind, call
+):
+    """Under array_api_dispatch=True the decompositions compute on the device (no
+    array as long as the data goes to the host) and give the numpy values of the same
+    (dtype-rounded) numbers: to 1e-10 in float64, 1e-5 in float32; with and without
+    weights, labels on the device or the host, ties and -0.0."""
+    case = Case(case_id)
+    metric, options = DECOMPOSITION_CALLS[call]
+    y, P, w = _tied_data(kind)
+    _no_host_copy_of_the_data(monkeypatch, len(y))
+    for y_dev, sw, sw_dev in [
+        (case.asarray(y), None, None),
+        (y, case.rounded(w), case.asarray(w)),
+        (case.asarray(y), case.rounded(w), case.asarray(w)),
+    ]:
+        expected = metric(y, case.rounded(P), sample_weight=sw, **options)
+        got = metric(y_dev, case.asarray(P), sample_weight=sw_dev, **options)
+        assert sorted(got) == sorted(expected)
+        for key in expected:
+            assert type(got[key]) is float
+            assert got[key] == pytest.approx(expected[key], rel=case.tolerance, abs=case.tolerance)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize("kind", ["binary", "multiclass"])
+def test_score_decomposition_array_api_distinct_forecasts(dispatch, case_id, kind):
+    """Continuous forecasts (every group one sample, the groups as long as the data)
+    and a weight-0 sample: the numpy values."""
+    case = Case(case_id)
+    rng = np.random.default_rng(22)
+    if kind == "multiclass":
+        y, P = _multiclass(rng, 150, 4)
+    else:
+        y, P = _binary(rng, 150)
+    w = rng.random(150)
+    w[3] = 0.0
+    for scoring in ("brier", "log_loss"):
+        for sw, sw_dev in [(None, None), (case.rounded(w), case.asarray(w))]:
+            expected = score_decomposition(y, case.rounded(P), scoring=scoring, sample_weight=sw)
+            got = score_decomposition(
+                case.asarray(y), case.asarray(P), scoring=scoring, sample_weight=sw_dev
+            )
+            for key in expected:
+                assert got[key] == pytest.approx(
+                    expected[key], rel=case.tolerance, abs=case.tolerance
+                )
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_decomposition_array_api_golden_values(dispatch, case_id):
+    """The toy values of the docstrings, computed on the device: Murphy's components
+    of groups p=0.2 (3 samples, frequency 1/3) and p=0.8 (2 samples, frequency 1),
+    climatology 0.6; CORP of y = [0, 1, 0, 1] on increasing forecasts, whose PAV fit is
+    [0, .5, .5, 1] (Dimitriadis, Gneiting and Jordan 2021, eq. (3))."""
+    case = Case(case_id)
+    d = brier_decomposition(
+        case.asarray(np.array([0, 0, 1, 1, 1])), case.asarray([0.2, 0.2, 0.2, 0.8, 0.8])
+    )
+    tol = case.tolerance
+    assert d.uncertainty == pytest.approx(0.24, abs=tol)
+    assert d.reliability == pytest.approx((3 * (0.2 - 1 / 3) ** 2 + 2 * 0.2**2) / 5, abs=tol)
+    assert d.resolution == pytest.approx((3 * (1 / 3 - 0.6) ** 2 + 2 * 0.4**2) / 5, abs=tol)
+    c = score_decomposition(
+        case.asarray(np.array([0, 1, 0, 1])), case.asarray([0.1, 0.2, 0.3, 0.4])
+    )
+    assert (c.score, c.miscalibration, c.discrimination, c.uncertainty) == pytest.approx(
+        (0.275, 0.15, 0.125, 0.25), abs=tol
+    )
