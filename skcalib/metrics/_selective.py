@@ -33,6 +33,11 @@ One sort of the scores, then linear passes (cumulative sums at the ends of the t
 groups).  Without sample weights and with non-negative scores (always the case for the
 default score) the sort key packs the score and the error bit into one 64-bit integer,
 so that one ``np.sort`` (no ``argsort`` and no gather) orders both.
+
+Array API input (doc/array_api.rst) runs the same steps in its namespace, on its
+device: one stable ``argsort``, cumulative sums in the widest float of the device, and
+the areas, AUCs and curves from the tie groups there; only scalars (and the ``n_bins``
+sums of the binned oracle-collaborative accuracy) travel to the host.
 """
 
 from __future__ import annotations
@@ -221,7 +226,8 @@ def _ranked_xp(score, confident_high, wrong, sw, xp, device):
 def _tie_groups(r: _Ranked):
     """Cumulative kept mass and kept errors at the end of each tie group.
 
-    Returns ``(value, mass, errors)``, float64 arrays of shape (n_groups,), ordered from
+    Returns ``(value, mass, errors)``, float64 arrays of shape (n_groups,) (of the
+    namespace of array-API input, :func:`_tie_groups_xp`), ordered from
     the most confident group to the least confident one: ``value`` is the group's
     score, ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of
     the groups ``0..g`` (the predictions kept by a threshold at group ``g``).
@@ -316,8 +322,8 @@ def _group_at(mass, t):
     if isinstance(mass, np.ndarray):
         g = int(np.searchsorted(mass, t, side="left"))
     else:
-        xp = get_namespace_and_device(mass)[0]
-        target = xp.asarray([t], dtype=mass.dtype, device=mass.device)
+        xp, device = get_namespace_and_device(mass)
+        target = xp.asarray([t], dtype=mass.dtype, device=device)
         g = int(xp.searchsorted(mass, target, side="left")[0])
     g = min(g, mass.shape[0] - 1)
     return g, (float(mass[g - 1]) if g > 0 else 0.0), float(mass[g])
@@ -408,6 +414,9 @@ def rejection_curve(
           uncertainty kept); with the default uncertainty, ``1 - confidence``.
         - ``base_accuracy``: float, the accuracy with nothing rejected (the expected
           accuracy of random rejection at every fraction).
+
+        For array API input under ``array_api_dispatch=True`` (:doc:`/array_api`) the
+        arrays are of the input's namespace and device.
 
     See Also
     --------
