@@ -955,7 +955,7 @@ def _binned_groups(r, n_bins, custom):
         if xp is None:
             i = int(np.flatnonzero(outside)[0])
         else:  # the first one: argmax of a 0/1 array returns its first 1
-            i = int(xp.argmax(xp.astype(outside, xp.int8)))
+            i = int(xp.argmax(xp.astype(outside, xp.int32)))
         raise ValueError(
             "uncertainty must lie in [0, 1] for the binned oracle-collaborative accuracy "
             f"(n_bins={n_bins}); uncertainty[{i}] = {float(x[i])!r}. Pass n_bins=None "
