@@ -33,6 +33,11 @@ One sort of the scores, then linear passes (cumulative sums at the ends of the t
 groups).  Without sample weights and with non-negative scores (always the case for the
 default score) the sort key packs the score and the error bit into one 64-bit integer,
 so that one ``np.sort`` (no ``argsort`` and no gather) orders both.
+
+Array API input (doc/array_api.rst) runs the same steps in its namespace, on its
+device: one stable ``argsort``, cumulative sums in the widest float of the device, and
+the areas, AUCs and curves from the tie groups there; only scalars (and the ``n_bins``
+sums of the binned oracle-collaborative accuracy) travel to the host.
 """
 
 from __future__ import annotations
@@ -44,13 +49,23 @@ import numpy as np
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.utils import Bunch
 
-from ..utils._array_api import get_namespace_and_device, to_numpy
+from ..utils._array_api import float_dtype, get_namespace_and_device, max_float_dtype, to_numpy
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import COUNT, SUM_TRUE, _uniform_edges, accumulate_pairs, probability_outcome
+from ._binning import (
+    COUNT,
+    SUM_TRUE,
+    _pair_sums_xp,
+    _uniform_edges,
+    accumulate_pairs,
+    probability_outcome,
+)
 from ._guard import scorer_misuse_guard
 from ._validation import (
     _check_proba_array,
+    _check_proba_array_xp,
     _check_real_array,
+    _check_sample_weight_xp,
+    _detached,
     _find_nonfinite,
     check_classification_input,
     check_proba_values,
@@ -92,16 +107,17 @@ class _Ranked:
     read in decreasing order if ``confident_high`` (the default top-label confidence),
     in increasing order otherwise (a user's uncertainty).  ``wrong`` is the error
     indicator of the top-label prediction, ``sw`` the weights (None, or positive after
-    the removal of the zero weights).  ``xp`` is the namespace of array-API input
-    (``score``, ``wrong`` and ``sw`` on its device), None for numpy.
+    the removal of the zero weights).  ``xp`` and ``device`` are the namespace and
+    device of array-API input (``score``, ``wrong`` and ``sw`` there), None for numpy.
     """
 
-    def __init__(self, score, confident_high, wrong, sw, xp=None):
+    def __init__(self, score, confident_high, wrong, sw, xp=None, device=None):
         self.score = score
         self.confident_high = confident_high
         self.wrong = wrong
         self.sw = sw
         self.xp = xp
+        self.device = device
 
     @property
     def total(self):
@@ -116,19 +132,17 @@ def _check_uncertainty(uncertainty, n, name="uncertainty"):
     return u
 
 
-def _ranked_input(
-    y_true, y_proba, uncertainty, sample_weight, labels, pos_label, *, array_api=False
-):
-    """Validated :class:`_Ranked` input.  With ``array_api`` (a caller whose kernels
-    run in the namespace: :func:`_tie_groups` and the areas) array-API input stays on
-    its device; otherwise it is copied to the host (doc/array_api.rst)."""
+def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label):
+    """Validated :class:`_Ranked` input.  Array-API input stays in its namespace and on
+    its device (doc/array_api.rst); a device ``uncertainty`` of numpy input is copied
+    to the host."""
     data = check_classification_input(
         y_true,
         y_proba,
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        array_api=array_api,
+        array_api=True,
     )
     if data.xp is not None:
         return _ranked_input_xp(data, uncertainty)
@@ -160,25 +174,48 @@ def _ranked_input_xp(data, uncertainty):
     if uncertainty is None:
         score, confident_high = conf, True
     else:
-        if get_namespace_and_device(uncertainty)[0] is None:
-            u = _check_uncertainty(uncertainty, data.n_samples)
-            score = xp.asarray(u, dtype=P.dtype, device=device)
-        else:
-            score = uncertainty[:, 0] if uncertainty.ndim == 2 else uncertainty
-            if score.ndim != 1 or score.shape[0] != data.n_samples:
-                raise ValueError(
-                    f"uncertainty must be a 1-D array of {data.n_samples} values, got "
-                    f"shape {tuple(uncertainty.shape)}"
-                )
-            score = xp.astype(score, P.dtype)
-            if not bool(xp.all(xp.isfinite(score))):
-                raise ValueError("uncertainty contains NaN or infinity")
+        score = _check_uncertainty_xp(uncertainty, data.n_samples, "uncertainty", xp, device)
         confident_high = False
-    sw = data.sample_weight
-    if sw is not None and not bool(xp.all(sw > 0)):  # weight 0 = removal
-        keep = sw > 0
-        score, wrong, sw = score[keep], wrong[keep], sw[keep]
-    return _Ranked(score, confident_high, wrong, sw, xp)
+    return _ranked_xp(score, confident_high, wrong, data.sample_weight, xp, device)
+
+
+def _check_uncertainty_xp(uncertainty, n, name, xp, device):
+    """:func:`_check_uncertainty` for array-API input (``n`` None: any length but 0):
+    an array of ``xp`` is checked with the namespace's reductions, a host one on the
+    host and moved to ``device``.  In its own floating dtype (float32 stays float32:
+    no new ties), else the widest float of the device."""
+    if get_namespace_and_device(uncertainty)[0] is None:
+        u = _check_uncertainty(uncertainty, n, name)
+        dtype = xp.float32 if u.dtype == np.float32 else max_float_dtype(xp, device)
+        return xp.asarray(u, dtype=dtype, device=device)
+    u = _detached(uncertainty)
+    if not xp.isdtype(u.dtype, ("real floating", "integral", "bool")):
+        raise ValueError(f"{name} must contain real numbers, got dtype {u.dtype}")
+    if u.ndim == 2 and u.shape[1] == 1:
+        u = u[:, 0]
+    if u.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array, got shape {tuple(u.shape)}")
+    if u.shape[0] == 0:
+        raise ValueError(f"{name} is empty: need at least one sample")
+    if n is not None and u.shape[0] != n:
+        raise ValueError(
+            f"y_true and {name} have different numbers of samples: {n} and {u.shape[0]}"
+        )
+    u = xp.astype(u, float_dtype(u, xp, device))
+    if not bool(xp.all(xp.isfinite(u))):
+        raise ValueError(f"{name} contains NaN or infinity")
+    return u
+
+
+def _ranked_xp(score, confident_high, wrong, sw, xp, device):
+    """:class:`_Ranked` of arrays of ``xp``: the weights in the widest float of the
+    device, the samples of weight 0 removed."""
+    if sw is not None:
+        sw = xp.astype(sw, max_float_dtype(xp, device))
+        if not bool(xp.all(sw > 0)):  # weight 0 = removal
+            keep = sw > 0
+            score, wrong, sw = score[keep], wrong[keep], sw[keep]
+    return _Ranked(score, confident_high, wrong, sw, xp, device)
 
 
 # --------------------------------------------------------------------------------------
@@ -189,7 +226,8 @@ def _ranked_input_xp(data, uncertainty):
 def _tie_groups(r: _Ranked):
     """Cumulative kept mass and kept errors at the end of each tie group.
 
-    Returns ``(value, mass, errors)``, float64 arrays of shape (n_groups,), ordered from
+    Returns ``(value, mass, errors)``, float64 arrays of shape (n_groups,) (of the
+    namespace of array-API input, :func:`_tie_groups_xp`), ordered from
     the most confident group to the least confident one: ``value`` is the group's
     score, ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of
     the groups ``0..g`` (the predictions kept by a threshold at group ``g``).
@@ -239,19 +277,33 @@ def _tie_groups(r: _Ranked):
 
 
 def _tie_groups_xp(r: _Ranked):
-    """:func:`_tie_groups` in the namespace of array-API input, on its device: one
-    stable ``argsort``, cumulative sums, and the ends of the runs of equal scores."""
+    """:func:`_tie_groups` in the namespace of array-API input, on its device (in the
+    widest float of the device): one stable ``argsort``, cumulative sums, and the ends
+    of the runs of equal scores."""
     xp = r.xp
-    order = xp.argsort(r.score, descending=r.confident_high, stable=True)
-    vs = xp.take(r.score, order)
-    dtype = vs.dtype
-    ws = xp.astype(xp.take(r.wrong, order), dtype)
-    w = xp.ones_like(vs) if r.sw is None else xp.take(r.sw, order)
+    vs, ws, w, ends = _sorted_xp(r)
     mass = xp.cumulative_sum(w)
     errors = xp.cumulative_sum(ws * w)
-    last = xp.ones(1, dtype=xp.bool, device=vs.device)
+    return xp.astype(vs[ends], w.dtype) + 0.0, mass[ends], errors[ends]
+
+
+def _sorted_xp(r: _Ranked):
+    """The samples of array-API input from the most to the least confident:
+    ``(score, wrong, weight, ends)`` with ``wrong`` as 0/1 and ``weight`` (ones
+    without weights) in the widest float of the device and ``ends`` the mask of the
+    last sample of each tie group."""
+    xp = r.xp
+    dtype = max_float_dtype(xp, r.device)
+    order = xp.argsort(r.score, descending=r.confident_high, stable=True)
+    vs = xp.take(r.score, order)
+    ws = xp.astype(xp.take(r.wrong, order), dtype)
+    if r.sw is None:
+        w = xp.ones(vs.shape, dtype=dtype, device=r.device)
+    else:
+        w = xp.take(r.sw, order)
+    last = xp.ones(1, dtype=xp.bool, device=r.device)
     ends = xp.concat([vs[1:] != vs[:-1], last])
-    return vs[ends], mass[ends], errors[ends]
+    return vs, ws, w, ends
 
 
 def _group_ends(sorted_values):
@@ -263,16 +315,30 @@ def _group_ends(sorted_values):
     return np.append(ends, sorted_values.shape[0] - 1)
 
 
+def _group_at(mass, t):
+    """Index of the first group whose cumulative mass reaches ``t`` (the last group if
+    none does), and the cumulative mass before and at it, as floats: one ``searchsorted``
+    in the namespace of ``mass`` (numpy or array-API), a few numbers back."""
+    if isinstance(mass, np.ndarray):
+        g = int(np.searchsorted(mass, t, side="left"))
+    else:
+        xp, device = get_namespace_and_device(mass)
+        target = xp.asarray([t], dtype=mass.dtype, device=device)
+        g = int(xp.searchsorted(mass, target, side="left")[0])
+    g = min(g, mass.shape[0] - 1)
+    return g, (float(mass[g - 1]) if g > 0 else 0.0), float(mass[g])
+
+
 def _errors_at(mass, errors, t):
     """Errors kept at kept mass ``t`` (``0 < t <= mass[-1]``), linear within a group."""
-    g = min(int(np.searchsorted(mass, t, side="left")), mass.shape[0] - 1)
-    m0 = mass[g - 1] if g > 0 else 0.0
-    e0 = errors[g - 1] if g > 0 else 0.0
-    dm = mass[g] - m0
+    g, m0, m1 = _group_at(mass, t)
+    e0 = float(errors[g - 1]) if g > 0 else 0.0
+    e1 = float(errors[g])
+    dm = m1 - m0
     if dm <= 0:  # t rounds onto the end of a group
-        return float(errors[g])
+        return e1
     frac = min(max((t - m0) / dm, 0.0), 1.0)
-    return float(e0 + frac * (errors[g] - e0))
+    return float(e0 + frac * (e1 - e0))
 
 
 def _as_unit(x):
@@ -349,6 +415,9 @@ def rejection_curve(
         - ``base_accuracy``: float, the accuracy with nothing rejected (the expected
           accuracy of random rejection at every fraction).
 
+        For array API input under ``array_api_dispatch=True`` (:doc:`/array_api`) the
+        arrays are of the input's namespace and device.
+
     See Also
     --------
     area_under_risk_coverage : The area under ``1 - accuracy`` against ``coverage``.
@@ -375,6 +444,23 @@ def rejection_curve(
     value, mass, errors = _tie_groups(r)
     total = float(mass[-1])
     correct_total = total - float(errors[-1])
+    base_accuracy = _as_unit(correct_total / total)
+    if r.xp is not None:  # array-API input: the curve in its namespace, on its device
+        xp = r.xp
+        kept = xp.flip(mass)
+        accuracy = 1.0 - xp.flip(errors) / kept
+        if r.sw is not None:  # sums of weights in different orders: rounding
+            accuracy = xp.clip(accuracy, min=0.0, max=1.0)
+        coverage = kept / total
+        thresholds = xp.flip(value)
+        return Bunch(
+            fraction_rejected=1.0 - coverage,
+            accuracy=accuracy,
+            oracle_accuracy=xp.clip(kept, max=correct_total) / kept,
+            coverage=coverage,
+            thresholds=1.0 - thresholds if r.confident_high else thresholds,
+            base_accuracy=base_accuracy,
+        )
     kept = mass[::-1]
     # in-place passes over fresh arrays (the curve has up to n_samples points)
     accuracy = np.divide(errors[::-1], kept)
@@ -393,7 +479,7 @@ def rejection_curve(
         oracle_accuracy=oracle,
         coverage=coverage,
         thresholds=thresholds,
-        base_accuracy=_as_unit(correct_total / total),
+        base_accuracy=base_accuracy,
     )
 
 
@@ -475,9 +561,7 @@ def area_under_risk_coverage(
     >>> area_under_risk_coverage([0, 1, 1, 1], y_proba)  # (0 + 1/2 + 1/3 + 1/4) / 4
     0.2708...
     """
-    r = _ranked_input(
-        y_true, y_proba, uncertainty, sample_weight, labels, pos_label, array_api=True
-    )
+    r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
     _, mass, errors = _tie_groups(r)
     return _aurc(mass, errors)
 
@@ -551,9 +635,7 @@ def excess_area_under_risk_coverage(
     >>> excess_area_under_risk_coverage([0, 1, 1, 1], y_proba)
     0.2365...
     """
-    r = _ranked_input(
-        y_true, y_proba, uncertainty, sample_weight, labels, pos_label, array_api=True
-    )
+    r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
     _, mass, errors = _tie_groups(r)
     risk = _as_unit(float(errors[-1]) / float(mass[-1]))
     return _as_unit(_aurc(mass, errors) - _optimal_aurc(risk))
@@ -621,9 +703,7 @@ def area_under_generalized_risk_coverage(
     >>> area_under_generalized_risk_coverage([0, 1, 1, 1], y_proba)  # (1/2 + 1 + 1) / 16
     0.15625
     """
-    r = _ranked_input(
-        y_true, y_proba, uncertainty, sample_weight, labels, pos_label, array_api=True
-    )
+    r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
     _, mass, errors = _tie_groups(r)
     total = float(mass[-1])
     if r.xp is None:
@@ -705,7 +785,7 @@ def risk_at_coverage(
     """
     r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
     _, mass, errors = _tie_groups(r)
-    t = coverage * mass[-1]
+    t = coverage * float(mass[-1])
     return _as_unit(_errors_at(mass, errors, t) / t)
 
 
@@ -845,31 +925,48 @@ def _collaborative_correct(mass, errors, kept, total):
 
     Summed as uncertainty_metrics sums its bins: the oracle's whole groups, then the
     split group (the oracle's ``r`` plus the model's rest at the group's accuracy), then
-    the model's whole groups.
+    the model's whole groups.  ``mass`` and ``errors`` are numpy or array-API arrays
+    (a few of their numbers are read).
     """
-    g = min(int(np.searchsorted(mass, kept, side="left")), mass.shape[0] - 1)
-    m0 = mass[g - 1] if g > 0 else 0.0
-    c0 = (m0 - errors[g - 1]) if g > 0 else 0.0
-    n_split = mass[g] - m0
-    c_split = (mass[g] - errors[g]) - c0
-    oracle_part = mass[g] - kept  # the oracle's share of the split group
+    g, m0, m1 = _group_at(mass, kept)
+    c0 = (m0 - float(errors[g - 1])) if g > 0 else 0.0
+    n_split = m1 - m0
+    c_split = (m1 - float(errors[g])) - c0
+    oracle_part = m1 - kept  # the oracle's share of the split group
     model_part = n_split - oracle_part
     split = oracle_part + model_part * (c_split / n_split) if n_split > 0 else 0.0
-    return float((total - mass[g]) + split + c0)
+    return float((total - m1) + split + c0)
 
 
 def _binned_groups(r, n_bins, custom):
-    """Cumulative mass and errors of equal-width bins, most confident bin first."""
-    x = r.score
-    if custom and not (x.min() >= 0 and x.max() <= 1):
-        i = int(np.flatnonzero(~((x >= 0) & (x <= 1)))[0])
+    """Cumulative mass and errors of equal-width bins, most confident bin first.
+
+    The per-bin sums come from the binning core (for array-API input computed on the
+    device: only the ``n_bins`` sums travel to the host)."""
+    x, xp = r.score, r.xp
+    if not custom:
+        in_range = True  # validated probabilities
+    elif xp is None:
+        in_range = bool(x.min() >= 0 and x.max() <= 1)
+    else:
+        in_range = bool(xp.min(x) >= 0) and bool(xp.max(x) <= 1)
+    if not in_range:
+        outside = ~((x >= 0) & (x <= 1))
+        if xp is None:
+            i = int(np.flatnonzero(outside)[0])
+        else:  # the first one: argmax of a 0/1 array returns its first 1
+            i = int(xp.argmax(xp.astype(outside, xp.int32)))
         raise ValueError(
             "uncertainty must lie in [0, 1] for the binned oracle-collaborative accuracy "
             f"(n_bins={n_bins}); uncertainty[{i}] = {float(x[i])!r}. Pass n_bins=None "
             "for the exact version, which takes any score"
         )
     edges = _uniform_edges(n_bins)
-    sums = accumulate_pairs(x, ~r.wrong, r.sw, edges)
+    if xp is None:
+        sums = accumulate_pairs(x, ~r.wrong, r.sw, edges)
+    else:
+        dtype = max_float_dtype(xp, r.device)
+        sums = _pair_sums_xp(x, ~r.wrong, r.sw, edges, 0.0, xp, r.device, dtype)
     count, n_correct = sums[COUNT], sums[SUM_TRUE]
     n_wrong = count - n_correct
     if not custom:  # bins of the confidence: the most confident bin is the last one
@@ -886,6 +983,7 @@ def _binned_groups(r, n_bins, custom):
 
 
 def _auc(curve, y_pos, score, sw, what):
+    """ROC AUC or average precision of numpy input, by scikit-learn."""
     if sw is not None and not (sw > 0).all():
         keep = sw > 0
         y_pos, score, sw = y_pos[keep], score[keep], sw[keep]
@@ -895,6 +993,41 @@ def _auc(curve, y_pos, score, sw, what):
     if curve == "roc":
         return float(roc_auc_score(y_pos, score, sample_weight=sw))
     return float(average_precision_score(y_pos, score, sample_weight=sw))
+
+
+def _auc_xp(curve, r: _Ranked, what):
+    r"""ROC AUC or average precision of array-API input, on its device: ``r.wrong`` are
+    the positives, a less confident score ranks higher.
+
+    From the tie groups, with ``P_g`` and ``N_g`` the weight of the positives and of
+    the negatives of the groups up to ``g`` (from the most confident one on), ``p_g``
+    the positives of group ``g``, ``P`` and ``N`` the totals:
+
+    - ROC AUC, the trapezoid over the groups (a tie counts one half), as
+      :func:`sklearn.metrics.roc_auc_score`:
+      :math:`\sum_g p_g (N_{g-1} + N_g) / (2 P N)`;
+    - average precision, the step sum of :func:`sklearn.metrics.average_precision_score`
+      (no interpolation) over the thresholds ``score >= score_g``:
+      :math:`\sum_g \frac{p_g}{P} \frac{P - P_{g-1}}{(P - P_{g-1}) + (N - N_{g-1})}`.
+    """
+    xp = r.xp
+    if not bool(xp.any(r.wrong)) or bool(xp.all(r.wrong)):
+        raise ValueError(what)
+    _, ws, w, ends = _sorted_xp(r)
+    pos = xp.cumulative_sum(ws * w)[ends]
+    neg = xp.cumulative_sum((1.0 - ws) * w)[ends]
+    zero = xp.zeros_like(pos[:1])
+    pos_prev = xp.concat([zero, pos[:-1]])
+    neg_prev = xp.concat([zero, neg[:-1]])
+    n_pos, n_neg = float(pos[-1]), float(neg[-1])
+    if curve == "roc":
+        area = float(xp.sum((pos - pos_prev) * (neg_prev + neg))) / (2.0 * n_pos) / n_neg
+        return _as_unit(area)
+    tp = n_pos - pos_prev  # the positives with a score >= the group's
+    kept = tp + (n_neg - neg_prev)
+    one = xp.ones_like(kept)
+    precision = tp / xp.where(kept > 0, kept, one)  # kept == 0: no positive there
+    return _as_unit(float(xp.sum((pos - pos_prev) * precision)) / n_pos)
 
 
 @validate_params(
@@ -966,16 +1099,15 @@ def uncertainty_auc(
     0.3333...
     """
     r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
+    what = (
+        "uncertainty_auc is undefined when every prediction is correct or every one is "
+        "wrong: there are no errors (or no correct predictions) to detect"
+    )
+    if r.xp is not None:
+        return _auc_xp(curve, r, what)
     # -confidence ranks as 1 - confidence, without the rounding of the subtraction
     score = -r.score if r.confident_high else r.score
-    return _auc(
-        curve,
-        r.wrong,
-        score,
-        r.sw,
-        "uncertainty_auc is undefined when every prediction is correct or every one is "
-        "wrong: there are no errors (or no correct predictions) to detect",
-    )
+    return _auc(curve, r.wrong, score, r.sw, what)
 
 
 def _ood_scores(y_proba, uncertainty, which):
@@ -1005,6 +1137,40 @@ def _ood_scores(y_proba, uncertainty, which):
         return u.astype(np.float64, copy=False), False
     conf = np.maximum(P, 1 - P) if P.ndim == 1 else P.max(axis=1)
     return -conf.astype(np.float64), True  # ranks as 1 - confidence, without rounding
+
+
+def _ood_scores_xp(y_proba, uncertainty, which, xp, device):
+    """:func:`_ood_scores` of array-API input, on ``device`` in the widest float of the
+    device; host arrays are checked by :func:`_ood_scores` and moved."""
+    dtype = max_float_dtype(xp, device)
+    if all(get_namespace_and_device(a)[0] is None for a in (y_proba, uncertainty)):
+        s, default = _ood_scores(y_proba, uncertainty, which)
+        return xp.asarray(s, dtype=dtype, device=device), default
+    name_p, name_u = f"y_proba_{which}", f"uncertainty_{which}"
+    u = None
+    if uncertainty is not None:
+        u = xp.astype(_check_uncertainty_xp(uncertainty, None, name_u, xp, device), dtype)
+    if y_proba is None:
+        return u, False
+    host = get_namespace_and_device(y_proba)[0] is None  # beside device uncertainties
+    if host:
+        P, given_dtype = _check_proba_array(y_proba, name_p)
+    else:
+        P, given_dtype = _check_proba_array_xp(y_proba, name_p, xp, device)
+    if P.shape[0] == 0:
+        raise ValueError(f"{name_p} is empty: need at least one sample")
+    check_proba_values(P, name=name_p, tolerance=row_sum_tolerance(given_dtype))
+    if u is not None:
+        if u.shape[0] != P.shape[0]:
+            raise ValueError(
+                f"{name_p} and {name_u} have different numbers of samples: "
+                f"{P.shape[0]} and {u.shape[0]}"
+            )
+        return u, False
+    if host:
+        P = xp.asarray(P, dtype=dtype, device=device)
+    conf = xp.maximum(P, 1 - P) if P.ndim == 1 else xp.max(P, axis=1)
+    return -xp.astype(conf, dtype), True  # ranks as 1 - confidence, without rounding
 
 
 @validate_params(
@@ -1087,14 +1253,49 @@ def out_of_distribution_auc(
     >>> out_of_distribution_auc(uncertainty_in=[0.1, 0.4, 0.2], uncertainty_out=[0.5, 0.3])
     0.8333...
     """
-    s_in, default_in = _ood_scores(y_proba_in, uncertainty_in, "in")
-    s_out, default_out = _ood_scores(y_proba_out, uncertainty_out, "out")
+    what = "out_of_distribution_auc needs in- and out-of-distribution samples of positive weight"
+    xp, device = get_namespace_and_device(
+        y_proba_in,
+        y_proba_out,
+        uncertainty_in,
+        uncertainty_out,
+        sample_weight_in,
+        sample_weight_out,
+    )
+    if xp is not None:  # array-API input: on its device
+        s_in, default_in = _ood_scores_xp(y_proba_in, uncertainty_in, "in", xp, device)
+        s_out, default_out = _ood_scores_xp(y_proba_out, uncertainty_out, "out", xp, device)
+    else:
+        s_in, default_in = _ood_scores(y_proba_in, uncertainty_in, "in")
+        s_out, default_out = _ood_scores(y_proba_out, uncertainty_out, "out")
     # one side's uncertainty given, the other's the default: compare with the value of
     # the default, 1 - confidence (-confidence ranks the same only against itself)
     if default_in and not default_out:
-        s_in += 1.0
+        s_in = s_in + 1.0
     elif default_out and not default_in:
-        s_out += 1.0
+        s_out = s_out + 1.0
+    if xp is not None:
+        n_in, n_out = s_in.shape[0], s_out.shape[0]
+        sw = None
+        if sample_weight_in is not None or sample_weight_out is not None:
+            w_in, w_out = (
+                _check_sample_weight_xp(
+                    1.0 if w is None else w, n, xp, device, s_in.dtype, name=name
+                )
+                for w, n, name in [
+                    (sample_weight_in, n_in, "sample_weight_in"),
+                    (sample_weight_out, n_out, "sample_weight_out"),
+                ]
+            )
+            sw = xp.concat([w_in, w_out])
+        y = xp.concat(
+            [
+                xp.zeros(n_in, dtype=xp.bool, device=device),
+                xp.ones(n_out, dtype=xp.bool, device=device),
+            ]
+        )
+        r = _ranked_xp(xp.concat([s_in, s_out]), False, y, sw, xp, device)
+        return _auc_xp(curve, r, what)
     sw = None
     if sample_weight_in is not None or sample_weight_out is not None:
         w_in = check_sample_weight(
@@ -1109,10 +1310,4 @@ def out_of_distribution_auc(
         )
         sw = np.concatenate((w_in, w_out))
     y = np.concatenate((np.zeros(s_in.shape[0], bool), np.ones(s_out.shape[0], bool)))
-    return _auc(
-        curve,
-        y,
-        np.concatenate((s_in, s_out)),
-        sw,
-        "out_of_distribution_auc needs in- and out-of-distribution samples of positive weight",
-    )
+    return _auc(curve, y, np.concatenate((s_in, s_out)), sw, what)

@@ -629,16 +629,15 @@ def _encode_xp(y, classes, labels_given, xp, device, name="y_true", int_range=No
     return xp.take(xp.asarray(sorter.astype(np.int64), device=device), pos)
 
 
-def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype):
+def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype, name="sample_weight"):
     """:func:`check_sample_weight` for array-API input: an array of ``xp`` is checked
     with the namespace's reductions; anything else is checked on the host and moved to
     ``device``.  In the computing ``dtype`` of the probabilities."""
     if sample_weight is None:
         return None
     if get_namespace_and_device(sample_weight)[0] is None:
-        sw = check_sample_weight(sample_weight, n_samples)
+        sw = check_sample_weight(sample_weight, n_samples, name)
         return xp.asarray(sw, dtype=dtype, device=device)
-    name = "sample_weight"
     sw = _detached(sample_weight)
     if not xp.isdtype(sw.dtype, ("real floating", "integral", "bool")):
         raise ValueError(f"{name} must contain real numbers, got dtype {sw.dtype}")

@@ -4,11 +4,15 @@ unchanged behaviour with dispatch off.  The values of every registered metric ag
 numpy are checked by ``test_array_api_input_gives_the_numpy_value`` of
 ``tests/metrics/test_common.py``."""
 
+from functools import partial
+
 import numpy as np
 import pytest
+from sklearn.metrics import average_precision_score, roc_auc_score
 
 import skcalib.metrics as M
 from skcalib.utils._array_api import to_numpy
+from tests.metrics.test_common import _no_host_copy_of_the_data
 from tests.utils.array_api_cases import CASE_IDS, Case, import_library
 
 
@@ -213,48 +217,237 @@ def test_labels_on_another_device_are_refused(device1):
         M.brier_score(other.asarray(y), device1.asarray(P))
 
 
-@pytest.mark.parametrize("case_id", CASE_IDS)
-@pytest.mark.parametrize(
-    "metric",
-    [
-        M.area_under_risk_coverage,
-        M.excess_area_under_risk_coverage,
-        M.area_under_generalized_risk_coverage,
-    ],
-)
-def test_risk_coverage_areas_with_ties_weights_and_uncertainty(dispatch, case_id, metric):
-    """The areas on the device: tied scores form one group, zero weights remove a
-    sample, a user's uncertainty (on the device or the host) ranks the samples."""
-    case = Case(case_id)
-    y, P = _data(seed=11, n=120)
-    P[:30] = P[0]  # a tie group of 30 identical rows
-    rng = np.random.default_rng(11)
+def _selective_data(case, seed=11, n=240):
+    """Top-label input with a tie group of 30 identical rows, weights with zeros (a
+    removal) and an uncertainty in [0, 1] with ties: the numpy input (rounded to the
+    case's dtype) and the same numbers in the case's namespace.  More samples than the
+    2 * 100 + 2 bin sums of the binned oracle-collaborative accuracy (which may travel
+    to the host), so that the guard against a host copy tells them from the data."""
+    y, P = _data(seed=seed, n=n)
+    P[:30] = P[0]
+    rng = np.random.default_rng(seed)
     w = rng.random(len(y))
     w[::7] = 0.0
-    u = np.round(rng.random(len(y)), 1)  # ties in the uncertainty too
-    tol = case.tolerance
-    P_r, w_r, u_r = case.rounded(P), case.rounded(w), case.rounded(u)
-    for kwargs, kwargs_dev in [
+    u = np.round(rng.random(len(y)), 1)
+    host = {"P": case.rounded(P), "w": case.rounded(w), "u": case.rounded(u)}
+    dev = {"P": case.asarray(P), "w": case.asarray(w), "u": case.asarray(u)}
+    return y, host, dev
+
+
+def _selective_options(host, dev):
+    """(numpy keyword arguments, the same for the namespace): weights, uncertainty on
+    the device and on the host, both."""
+    return [
         ({}, {}),
-        ({"sample_weight": w_r}, {"sample_weight": case.asarray(w)}),
-        ({"uncertainty": u_r}, {"uncertainty": case.asarray(u)}),
-        ({"uncertainty": u_r}, {"uncertainty": u_r}),
-    ]:
-        expected = metric(y, P_r, **kwargs)
-        got = metric(case.asarray(y), case.asarray(P), **kwargs_dev)
+        ({"sample_weight": host["w"]}, {"sample_weight": dev["w"]}),
+        ({"uncertainty": host["u"]}, {"uncertainty": dev["u"]}),
+        ({"uncertainty": host["u"]}, {"uncertainty": host["u"]}),
+        (
+            {"uncertainty": host["u"], "sample_weight": host["w"]},
+            {"uncertainty": dev["u"], "sample_weight": dev["w"]},
+        ),
+    ]
+
+
+SELECTIVE_SCALARS = {
+    "area_under_risk_coverage": M.area_under_risk_coverage,
+    "excess_area_under_risk_coverage": M.excess_area_under_risk_coverage,
+    "area_under_generalized_risk_coverage": M.area_under_generalized_risk_coverage,
+    "risk_at_coverage": partial(M.risk_at_coverage, coverage=0.55),
+    "oracle_collaborative_accuracy": partial(M.oracle_collaborative_accuracy, fraction=0.3),
+    "oracle_collaborative_accuracy_exact": partial(
+        M.oracle_collaborative_accuracy, fraction=0.3, n_bins=None
+    ),
+    "uncertainty_auc": M.uncertainty_auc,
+    "uncertainty_auc_pr": partial(M.uncertainty_auc, curve="pr"),
+}
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize("name", sorted(SELECTIVE_SCALARS))
+def test_selective_metrics_with_ties_weights_and_uncertainty(dispatch, monkeypatch, case_id, name):
+    """The selective metrics on the device: tied scores form one group, zero weights
+    remove a sample, a user's uncertainty (on the device or the host) ranks the
+    samples; the value is the numpy one and nothing as long as the data is copied to
+    the host."""
+    case = Case(case_id)
+    metric = SELECTIVE_SCALARS[name]
+    y, host, dev = _selective_data(case)
+    _no_host_copy_of_the_data(monkeypatch, len(y))
+    tol = case.tolerance
+    for kwargs, kwargs_dev in _selective_options(host, dev):
+        expected = metric(y, host["P"], **kwargs)
+        got = metric(case.asarray(y), dev["P"], **kwargs_dev)
         assert type(got) is float
         assert got == pytest.approx(expected, rel=tol, abs=tol)
     with pytest.raises(ValueError, match="NaN or infinity"):
-        metric(case.asarray(y), case.asarray(P), uncertainty=case.asarray(u * np.nan))
+        metric(case.asarray(y), dev["P"], uncertainty=case.asarray(host["u"] * np.nan))
+    with pytest.raises(ValueError, match="must be a 1-D array"):
+        metric(case.asarray(y), dev["P"], uncertainty=dev["P"])
+    with pytest.raises(ValueError, match="different numbers of samples"):
+        metric(case.asarray(y), dev["P"], uncertainty=dev["u"][:-1])
 
 
-def test_other_selective_metrics_copy_a_device_uncertainty(device1):
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_rejection_curve_in_the_input_namespace(dispatch, monkeypatch, case_id):
+    """The arrays of the rejection curve are of the input's namespace and device and
+    equal the numpy curve (one point per tie group)."""
+    case = Case(case_id)
+    y, host, dev = _selective_data(case, seed=13)
+    _no_host_copy_of_the_data(monkeypatch, len(y))
+    ref = case.asarray(host["P"])
+    keys = ["fraction_rejected", "accuracy", "oracle_accuracy", "coverage", "thresholds"]
+    for kwargs, kwargs_dev in _selective_options(host, dev):
+        expected = M.rejection_curve(y, host["P"], **kwargs)
+        got = M.rejection_curve(case.asarray(y), dev["P"], **kwargs_dev)
+        assert type(got.base_accuracy) is float
+        assert got.base_accuracy == pytest.approx(expected.base_accuracy, rel=case.tolerance)
+        for key in keys:
+            value = got[key]
+            assert type(value) is type(ref)
+            assert value.device == ref.device
+            np.testing.assert_allclose(
+                to_numpy(value, case.module),
+                expected[key],
+                rtol=case.tolerance,
+                atol=case.tolerance,
+            )
+    # the 30 tied rows are one point, the samples of weight 0 none
+    curve = M.rejection_curve(case.asarray(y), dev["P"], sample_weight=dev["w"])
+    assert curve.accuracy.shape[0] == np.unique(host["P"][host["w"] > 0].max(axis=1)).shape[0]
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_auc_on_the_device_equals_sklearn(dispatch, monkeypatch, case_id, seed):
+    """ROC AUC (trapezoid over the tie groups) and average precision (sklearn's step
+    sum, no interpolation) on the device equal sklearn's roc_auc_score and
+    average_precision_score of the errors against the uncertainty, with many ties and
+    weights (zeros included)."""
+    case = Case(case_id)
+    rng = np.random.default_rng(seed)
+    n = 300
+    P = rng.dirichlet(np.ones(3), size=n)
+    y = rng.integers(0, 3, size=n)
+    u = case.rounded(rng.integers(0, 12, size=n) / 11)  # 12 values: large tie groups
+    w = case.rounded(rng.random(n) * (rng.random(n) > 0.1))
+    wrong = P.argmax(axis=1) != y
+    _no_host_copy_of_the_data(monkeypatch, n)
+    for sw, sw_dev in [(None, None), (w, case.asarray(w))]:
+        for curve, reference in [("roc", roc_auc_score), ("pr", average_precision_score)]:
+            expected = reference(wrong, u, sample_weight=sw)
+            got = M.uncertainty_auc(
+                case.asarray(y),
+                case.asarray(P),
+                uncertainty=case.asarray(u),
+                sample_weight=sw_dev,
+                curve=curve,
+            )
+            assert type(got) is float
+            assert got == pytest.approx(expected, rel=case.tolerance, abs=case.tolerance)
+    # no errors: nothing to detect
+    with pytest.raises(ValueError, match="every prediction is correct"):
+        M.uncertainty_auc(case.asarray(P.argmax(axis=1)), case.asarray(P))
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+@pytest.mark.parametrize("curve", ["roc", "pr"])
+def test_out_of_distribution_auc_on_the_device(dispatch, monkeypatch, case_id, curve):
+    """out_of_distribution_auc of device input equals its numpy value and sklearn's,
+    with probabilities, uncertainties (one side's or both), weights, and host arrays
+    beside device ones."""
+    case = Case(case_id)
+    rng = np.random.default_rng(21)
+    p_in = rng.dirichlet(np.ones(3) * 0.5, size=150)
+    p_out = rng.dirichlet(np.ones(3) * 2.0, size=90)
+    p_out[:20] = p_in[0]  # ties across the two sides
+    u_in = np.round(rng.random(150), 1)
+    u_out = np.round(rng.random(90) * 0.8 + 0.2, 1)
+    w_in = rng.random(150)
+    w_in[::5] = 0.0
+    w_out = rng.random(90)
+    numbers = {"p_in": p_in, "p_out": p_out, "u_in": u_in, "u_out": u_out}
+    h = {k: case.rounded(v) for k, v in {**numbers, "w_in": w_in, "w_out": w_out}.items()}
+    d = {k: case.asarray(v) for k, v in h.items()}
+    _no_host_copy_of_the_data(monkeypatch, 90)
+    for names, host_names in [
+        (("p_in", "p_out"), ()),
+        (("p_in", "p_out", "w_in"), ()),
+        (("p_in", "p_out", "w_in", "w_out"), ("w_out",)),
+        (("u_in", "u_out"), ()),
+        (("u_in", "u_out", "w_out"), ()),
+        (("p_in", "p_out", "u_out"), ()),  # one side's uncertainty, the other's default
+        (("p_in", "p_out", "u_in"), ("p_out",)),
+        (("p_in", "u_out"), ("p_in",)),
+    ]:
+        keyword = {
+            "p_in": "y_proba_in",
+            "p_out": "y_proba_out",
+            "u_in": "uncertainty_in",
+            "u_out": "uncertainty_out",
+            "w_in": "sample_weight_in",
+            "w_out": "sample_weight_out",
+        }
+        kwargs = {keyword[k]: h[k] for k in names}
+        kwargs_dev = {keyword[k]: h[k] if k in host_names else d[k] for k in names}
+        expected = M.out_of_distribution_auc(curve=curve, **kwargs)
+        got = M.out_of_distribution_auc(curve=curve, **kwargs_dev)
+        assert type(got) is float
+        assert got == pytest.approx(expected, rel=case.tolerance, abs=case.tolerance)
+    # against sklearn directly: the labels [0] * n_in + [1] * n_out
+    labels = np.r_[np.zeros(150), np.ones(90)]
+    reference = roc_auc_score if curve == "roc" else average_precision_score
+    expected = reference(
+        labels, np.r_[h["u_in"], h["u_out"]], sample_weight=np.r_[h["w_in"], h["w_out"]]
+    )
+    got = M.out_of_distribution_auc(
+        uncertainty_in=d["u_in"],
+        uncertainty_out=d["u_out"],
+        sample_weight_in=d["w_in"],
+        sample_weight_out=d["w_out"],
+        curve=curve,
+    )
+    assert got == pytest.approx(expected, rel=case.tolerance, abs=case.tolerance)
+
+
+def test_out_of_distribution_auc_bad_input_on_the_device(device1):
+    rng = np.random.default_rng(22)
+    p_in, p_out = rng.dirichlet(np.ones(3), size=20), rng.dirichlet(np.ones(3), size=10)
+    u_out = rng.random(10)
+    dev = device1.asarray
+    with pytest.raises(ValueError, match="uncertainty_out contains NaN"):
+        M.out_of_distribution_auc(dev(p_in), dev(p_out), uncertainty_out=dev(u_out * np.nan))
+    with pytest.raises(ValueError, match="y_proba_out and uncertainty_out have different"):
+        M.out_of_distribution_auc(dev(p_in), dev(p_out), uncertainty_out=dev(u_out[:-1]))
+    with pytest.raises(ValueError, match="y_proba_in rows must sum to 1"):
+        M.out_of_distribution_auc(dev(p_in * 1.1), dev(p_out))
+    with pytest.raises(ValueError, match="sample_weight_in must be non-negative"):
+        M.out_of_distribution_auc(dev(p_in), dev(p_out), sample_weight_in=dev(-np.ones(20)))
+    with pytest.raises(ValueError, match="sample_weight_out has 3 elements"):
+        M.out_of_distribution_auc(dev(p_in), dev(p_out), sample_weight_out=dev(np.ones(3)))
+    with pytest.raises(ValueError, match="sample_weight_out sums to zero"):
+        M.out_of_distribution_auc(dev(p_in), dev(p_out), sample_weight_out=np.zeros(10))
+    with pytest.raises(ValueError, match="needs y_proba_in"):
+        M.out_of_distribution_auc(None, dev(p_out))
+
+
+def test_binned_oca_names_an_uncertainty_outside_0_1_on_the_device(device1):
+    y, P = _data(seed=23)
+    u = np.random.default_rng(23).random(len(y))
+    u[[5, 9]] = [1.5, -0.2]
+    with pytest.raises(ValueError, match=r"uncertainty\[5\] = 1.5"):
+        M.oracle_collaborative_accuracy(
+            device1.asarray(y), device1.asarray(P), uncertainty=device1.asarray(u)
+        )
+
+
+def test_device_uncertainty_of_numpy_probabilities_is_copied(device1):
+    """Numpy probabilities keep the numpy path: an uncertainty on a device is copied to
+    the host (a few numbers beside data that is already there)."""
     y, P = _data(seed=12)
     u = np.random.default_rng(12).random(len(y))
     expected = M.risk_at_coverage(y, P, coverage=0.5, uncertainty=u)
-    got = M.risk_at_coverage(
-        device1.asarray(y), device1.asarray(P), coverage=0.5, uncertainty=device1.asarray(u)
-    )
+    got = M.risk_at_coverage(y, P, coverage=0.5, uncertainty=device1.asarray(u))
     assert got == pytest.approx(expected, abs=1e-12)
 
 
