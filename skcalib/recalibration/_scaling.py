@@ -324,6 +324,9 @@ class VectorScaling(_AffineScaling):
     ----------
     coef_ : ndarray of shape (n_classes,)
         The scales :math:`w`.
+        With ``array_api_dispatch=True`` and ``X`` of another array API namespace,
+        an array of that namespace on the device of ``X`` (as ``intercept_``);
+        ``predict_proba`` moves both to the namespace and device of its own ``X``.
     intercept_ : ndarray of shape (n_classes,)
         The biases :math:`b`.
     n_iter_ : int
@@ -403,6 +406,9 @@ class MatrixScaling(_AffineScaling):
     ----------
     coef_ : ndarray of shape (n_classes, n_classes)
         The matrix :math:`W`.
+        With ``array_api_dispatch=True`` and ``X`` of another array API namespace,
+        an array of that namespace on the device of ``X`` (as ``intercept_``);
+        ``predict_proba`` moves both to the namespace and device of its own ``X``.
     intercept_ : ndarray of shape (n_classes,)
         The bias :math:`b`.
     n_iter_ : int
