@@ -126,10 +126,11 @@ class _AffineScaling(BaseCalibrator):
         """:meth:`_problem` for logits ``Z`` of the namespace ``xp``: the same loss,
         gradient and Hessian-vector products, each a chunked pass over ``Z`` on its
         device in the largest float dtype of the device (float64 as on the numpy path,
-        float32 where the device has no float64), with the probabilities of the last
-        ``theta`` kept on the device for the Hessian-vector products (as the numpy
-        path keeps them).  ``theta`` and ``v`` are host arrays; only ``1 + len(theta)``
-        numbers come back per pass."""
+        float32 where the device has no float64).  As on the numpy path, the device
+        holds besides ``Z`` the probabilities of the last ``theta`` (for the
+        Hessian-vector products) and, for float32 logits on a device with float64, a
+        float64 copy of them.  ``theta`` and ``v`` are host arrays; only
+        ``1 + len(theta)`` numbers come back per pass."""
         n, k = Z.shape
         diag = self._diagonal
         top = max_float_dtype(xp, device)
@@ -158,16 +159,16 @@ class _AffineScaling(BaseCalibrator):
             G = xp.concat([R.T @ Zc, xp.reshape(xp.sum(R, axis=0), (-1, 1))], axis=1)
             return xp.reshape(G, (-1,))
 
-        def logits(start, stop):
-            return xp.astype(Z[start:stop, :], top, copy=False)
-
+        # the chunks of Z in the dtype of the computation: views of Z, or (float32 logits
+        # on a device with float64) one cast copy, as the numpy path makes, rather than
+        # a cast in every pass
+        blocks = [xp.astype(Z[start:stop, :], top, copy=False) for start, stop in chunks]
         state = {}
 
         def fun(theta):
             A, b = on_device(theta)
             total, probas = None, []
-            for (start, stop), w_c in zip(chunks, weights, strict=True):
-                Zc = logits(start, stop)
+            for (start, stop), w_c, Zc in zip(chunks, weights, blocks, strict=True):
                 S = scores(Zc, A, b)
                 S = S - xp.max(S, axis=1, keepdims=True)
                 E = xp.exp(S)
@@ -188,8 +189,7 @@ class _AffineScaling(BaseCalibrator):
                 fun(theta)
             dA, db = on_device(v)
             total = None
-            for (start, stop), w_c, P in zip(chunks, weights, state["P"], strict=True):
-                Zc = logits(start, stop)
+            for w_c, Zc, P in zip(weights, blocks, state["P"], strict=True):
                 PdS = P * scores(Zc, dA, db)
                 AdS = PdS - P * xp.sum(PdS, axis=1, keepdims=True)
                 part = back(AdS * w_c, Zc)
