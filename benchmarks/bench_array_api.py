@@ -7,7 +7,10 @@ available), measured in the same run.
 * ``TemperatureScaling().fit`` on 50,000 x 1,000 logits (float64 and float32), against
   scikit-learn's ``CalibratedClassifierCV(FrozenEstimator(model),
   method="temperature")`` on the same arrays (numpy, and its own array API path on the
-  same tensors; scikit-learn >= 1.8).
+  same tensors; scikit-learn >= 1.8);
+* ``VectorScaling().fit`` on 50,000 x 100 logits and ``MatrixScaling().fit`` on
+  50,000 x 30 logits (float64 and float32; 3,100 and 930 parameters), whose
+  optimiser runs on the host while every pass over the logits runs on the device.
 
 Without a GPU the metric sizes are reduced (so that the numpy path fits beside other
 work in the memory of a small machine); the sizes run are printed.  The numpy rows give
@@ -29,7 +32,8 @@ from _common import _timed, compare, parse_args, report  # noqa: E402
 from sklearn.base import BaseEstimator, ClassifierMixin  # noqa: E402
 
 from skcalib.metrics import expected_calibration_error  # noqa: E402
-from skcalib.recalibration import TemperatureScaling  # noqa: E402
+from skcalib.recalibration import MatrixScaling, TemperatureScaling, VectorScaling  # noqa: E402
+from skcalib.utils._array_api import to_numpy  # noqa: E402
 
 try:
     import torch
@@ -180,6 +184,50 @@ def bench_temperature(n, k, devs, repeat):
             print(f"{label}: scikit-learn < 1.8 has no temperature method: no peer")
 
 
+def _parameters(est):
+    """``coef_`` and ``intercept_`` as one numpy vector (from any namespace)."""
+    with sklearn.config_context(array_api_dispatch=True):
+        host = [
+            to_numpy(a, None if isinstance(a, np.ndarray) else torch)
+            for a in (est.coef_, est.intercept_)
+        ]
+    return np.concatenate([host[0].ravel(), host[1]])
+
+
+def bench_scaling(cls, n, k, devs, repeat):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, k, n)
+    Z = rng.standard_normal((n, k)) * 3
+    Z[np.arange(n), np.where(rng.random(n) < 0.8, y, rng.integers(0, k, n))] += 8.0
+    for dtype in ("float64", "float32"):
+        Zd = Z.astype(dtype)
+        label = f"{cls.__name__}.fit {n}x{k} {dtype}"
+
+        def fit_numpy(Zd=Zd):
+            return cls(input="logits").fit(Zd, y)
+
+        ref = fit_numpy()
+        theta = _parameters(ref)
+        report(
+            f"{label}: numpy ({ref.n_iter_} iterations)",
+            fit_numpy,
+            lambda Zd=Zd: Zd.max(axis=1),
+            Zd.nbytes,
+            repeat,
+        )
+        for dev in devs:
+            tZ, ty = on(dev, Zd, y)
+            fit_xp = dispatched(lambda tZ=tZ, ty=ty: cls(input="logits").fit(tZ, ty))
+            diff = np.max(np.abs(_parameters(fit_xp()) - theta)) / np.max(np.abs(theta))
+            compare(
+                f"{label}: torch {dev} vs numpy (parameters to {diff:.0e})",
+                fit_xp,
+                fit_numpy,
+                repeat,
+            )
+            del tZ, ty
+
+
 def main():
     args = parse_args(__doc__)
     devs = devices()
@@ -207,6 +255,9 @@ def main():
     bench_ece(f"binary ECE {n_bin} float32", yb, p, devs, repeat)
     del p, yb
     bench_temperature(n_ts, k_ts, devs, repeat)
+    n_sc, k_vs, k_ms = (2_000, 10, 5) if args.quick else (50_000, 100, 30)
+    bench_scaling(VectorScaling, n_sc, k_vs, devs, repeat)
+    bench_scaling(MatrixScaling, n_sc, k_ms, devs, repeat)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,10 @@ from scipy.sparse.linalg import LinearOperator, cg
 from scipy.special import log_softmax
 from sklearn.exceptions import ConvergenceWarning
 
+from ..utils._array_api import get_namespace_and_device, max_float_dtype, namespace_name, to_numpy
 from ..utils._sklearn_compat import Interval
-from ._base import BaseCalibrator, softmax_rows
+from ._base import BaseCalibrator, detach, softmax_rows
+from ._temperature import _xp_row_chunks
 
 __all__ = ["MatrixScaling", "VectorScaling"]
 
@@ -27,16 +29,64 @@ def _cg(H, b, maxiter):
         return cg(H, b, tol=1e-12, atol=0.0, maxiter=maxiter)[0]
 
 
+#: Stopping tolerances of the fit: those of the numpy path (float64), and the float32
+#: ones of a device without float64, where the loss and gradient carry rounding errors
+#: of about 1e-7 (relative) that no iteration can go below.
+_TOLERANCES = {
+    "float64": {"gtol": 1e-8, "ftol": 1e-13, "g_floor": 1e-15, "slack": 1e-14, "warn": 1e-6},
+    "float32": {"gtol": 1e-5, "ftol": 1e-7, "g_floor": 1e-6, "slack": 1e-6, "warn": 1e-4},
+}
+
+
+def _on_host(a):
+    """A fitted parameter array as numpy, from any namespace and device (an explicit
+    transfer of its few numbers; works with dispatch off too)."""
+    if isinstance(a, np.ndarray):
+        return a
+    a = detach(a)  # PyTorch: to the CPU
+    namespace = getattr(a, "__array_namespace__", None)
+    return to_numpy(a, namespace()) if namespace is not None else np.asarray(a)
+
+
+def _in_namespace(a, xp, device, dtype):
+    """The fitted parameter array ``a`` in the namespace ``xp``, on ``device``, in
+    ``dtype``: cast where it is (fitted there), else through the host."""
+    a_xp, a_device = get_namespace_and_device(a)
+    if a_xp is not None and namespace_name(a_xp) == namespace_name(xp) and a_device == device:
+        return xp.astype(a, dtype)
+    host = _on_host(a).astype(np.float32 if dtype == xp.float32 else np.float64)
+    return xp.asarray(host, device=device)
+
+
 class _AffineScaling(BaseCalibrator):
     """``softmax(Z @ W.T + b)`` (or ``softmax(w * Z + b)``) fitted by weighted maximum
     likelihood: L-BFGS, then Newton-CG with exact Hessian-vector products to polish
-    the (convex) optimum to machine precision."""
+    the (convex) optimum to machine precision.
+
+    On the array API path the parameters (``2 k`` or ``k^2 + k`` numbers) and the
+    iteration stay on the host; every pass over the logits (loss and gradient, or a
+    Hessian-vector product) runs in the namespace and on the device of ``X``, in
+    chunks of rows, and sends ``1 + len(theta)`` numbers back.
+    """
 
     _diagonal = False
+    _array_api = True
+
+    def _penalty_vec(self, theta, k):
+        """``theta`` minus the identity map (the penalty is ``alpha * ||.||^2``)."""
+        if self._diagonal:
+            return np.concatenate([theta[:k] - 1, theta[k:]])
+        D = theta.reshape(k, k + 1).copy()
+        D[:, :k] -= np.eye(k)
+        return D.ravel()
+
+    def _theta0(self, k):
+        if self._diagonal:
+            return np.concatenate([np.ones(k), np.zeros(k)])
+        return np.column_stack([np.eye(k), np.zeros(k)]).ravel()
 
     def _problem(self, Z, Y, w, alpha):
         n, k = Z.shape
-        eye = np.eye(k)
         diag = self._diagonal
 
         def scores(theta):
@@ -44,13 +94,6 @@ class _AffineScaling(BaseCalibrator):
                 return Z * theta[:k] + theta[k:]
             V = theta.reshape(k, k + 1)
             return Z @ V[:, :k].T + V[:, k]
-
-        def penalty_vec(theta):
-            if diag:
-                return np.concatenate([theta[:k] - 1, theta[k:]])
-            D = theta.reshape(k, k + 1).copy()
-            D[:, :k] -= eye
-            return D.ravel()
 
         def back(R):
             """Gradient in theta of sum_ij R_ij S_ij (R already weighted)."""
@@ -64,7 +107,7 @@ class _AffineScaling(BaseCalibrator):
             logP = log_softmax(scores(theta), axis=1)
             P = np.exp(logP)
             state["theta"], state["P"] = theta, P
-            D = penalty_vec(theta)
+            D = self._penalty_vec(theta, k)
             loss = -float(np.einsum("i,ij,ij->", w, Y, logP)) + alpha * float(D @ D)
             grad = back((P - Y) * w[:, None]) + 2 * alpha * D
             return loss, grad
@@ -73,43 +116,116 @@ class _AffineScaling(BaseCalibrator):
             if state.get("theta") is not theta and not np.array_equal(state.get("theta"), theta):
                 fun(theta)
             P = state["P"]
-            if diag:
-                dS = Z * v[:k] + v[k:]
-            else:
-                Vv = v.reshape(k, k + 1)
-                dS = Z @ Vv[:, :k].T + Vv[:, k]
-            Dv = v
+            dS = scores(v)
             AdS = P * dS - P * (P * dS).sum(axis=1, keepdims=True)
-            return back(AdS * w[:, None]) + 2 * alpha * Dv
+            return back(AdS * w[:, None]) + 2 * alpha * v
 
-        if diag:
-            theta0 = np.concatenate([np.ones(k), np.zeros(k)])
+        return fun, hessp
+
+    def _problem_xp(self, Z, y, sw, alpha, xp, device):
+        """:meth:`_problem` for logits ``Z`` of the namespace ``xp``: the same loss,
+        gradient and Hessian-vector products, each a chunked pass over ``Z`` on its
+        device in the largest float dtype of the device (float64 as on the numpy path,
+        float32 where the device has no float64).  As on the numpy path, the device
+        holds besides ``Z`` the probabilities of the last ``theta`` (for the
+        Hessian-vector products) and, for float32 logits on a device with float64, a
+        float64 copy of them.  ``theta`` and ``v`` are host arrays; only
+        ``1 + len(theta)`` numbers come back per pass."""
+        n, k = Z.shape
+        diag = self._diagonal
+        top = max_float_dtype(xp, device)
+        host_dtype = np.float32 if top == xp.float32 else np.float64
+        chunks = _xp_row_chunks(n, k, top, xp, device)
+        cols = xp.reshape(xp.arange(k, dtype=y.dtype, device=device), (1, -1))
+        if sw is None:
+            weights = [1.0 / n] * len(chunks)
         else:
-            theta0 = np.column_stack([eye, np.zeros(k)]).ravel()
-        return fun, hessp, theta0
+            w = sw / xp.sum(sw)
+            weights = [xp.reshape(w[start:stop], (-1, 1)) for start, stop in chunks]
+
+        def on_device(theta):
+            t = xp.asarray(theta.astype(host_dtype), device=device)
+            if diag:
+                return t[:k], t[k:]
+            V = xp.reshape(t, (k, k + 1))
+            return V[:, :k], V[:, k]
+
+        def scores(Zc, A, b):
+            return Zc * A + b if diag else Zc @ A.T + b
+
+        def back(R, Zc):
+            if diag:
+                return xp.concat([xp.sum(R * Zc, axis=0), xp.sum(R, axis=0)])
+            G = xp.concat([R.T @ Zc, xp.reshape(xp.sum(R, axis=0), (-1, 1))], axis=1)
+            return xp.reshape(G, (-1,))
+
+        # the chunks of Z in the dtype of the computation: views of Z, or (float32 logits
+        # on a device with float64) one cast copy, as the numpy path makes, rather than
+        # a cast in every pass
+        blocks = [xp.astype(Z[start:stop, :], top, copy=False) for start, stop in chunks]
+        state = {}
+
+        def fun(theta):
+            A, b = on_device(theta)
+            total, probas = None, []
+            for (start, stop), w_c, Zc in zip(chunks, weights, blocks, strict=True):
+                S = scores(Zc, A, b)
+                S = S - xp.max(S, axis=1, keepdims=True)
+                E = xp.exp(S)
+                s = xp.sum(E, axis=1, keepdims=True)
+                P = E / s
+                Y = xp.astype(xp.reshape(y[start:stop], (-1, 1)) == cols, top)
+                nll = -xp.sum((S - xp.log(s)) * Y * w_c)
+                part = xp.concat([xp.reshape(nll, (1,)), back((P - Y) * w_c, Zc)])
+                total = part if total is None else total + part
+                probas.append(P)
+            state["theta"], state["P"] = theta.copy(), probas
+            sums = to_numpy(total, xp).astype(np.float64)
+            D = self._penalty_vec(theta, k)
+            return float(sums[0]) + alpha * float(D @ D), sums[1:] + 2 * alpha * D
+
+        def hessp(theta, v):
+            if not np.array_equal(state.get("theta"), theta):
+                fun(theta)
+            dA, db = on_device(v)
+            total = None
+            for w_c, Zc, P in zip(weights, blocks, state["P"], strict=True):
+                PdS = P * scores(Zc, dA, db)
+                AdS = PdS - P * xp.sum(PdS, axis=1, keepdims=True)
+                part = back(AdS * w_c, Zc)
+                total = part if total is None else total + part
+            return to_numpy(total, xp).astype(np.float64) + 2 * alpha * v
+
+        return fun, hessp
 
     def _fit(self, data):
-        Z = data.Z.astype(np.float64, copy=False)
-        n, k = Z.shape
-        Y = np.zeros((n, k))
-        Y[np.arange(n), data.y] = 1.0
-        sw = data.sample_weight
-        w = np.full(n, 1.0 / n) if sw is None else sw / sw.sum()
         alpha = float(self.alpha)
-        fun, hessp, theta0 = self._problem(Z, Y, w, alpha)
+        xp, device = data.xp, data.device
+        n, k = data.Z.shape
+        if xp is None:
+            Z = data.Z.astype(np.float64, copy=False)
+            Y = np.zeros((n, k))
+            Y[np.arange(n), data.y] = 1.0
+            sw = data.sample_weight
+            w = np.full(n, 1.0 / n) if sw is None else sw / sw.sum()
+            fun, hessp = self._problem(Z, Y, w, alpha)
+            tol = _TOLERANCES["float64"]
+        else:
+            fun, hessp = self._problem_xp(data.Z, data.y, data.sample_weight, alpha, xp, device)
+            tol = _TOLERANCES["float32" if max_float_dtype(xp, device) == xp.float32 else "float64"]
         res = minimize(
             fun,
-            theta0,
+            self._theta0(k),
             jac=True,
             method="L-BFGS-B",
-            options={"maxiter": self.max_iter, "gtol": 1e-8, "ftol": 1e-13},
+            options={"maxiter": self.max_iter, "gtol": tol["gtol"], "ftol": tol["ftol"]},
         )
         theta, loss = res.x, res.fun
         n_iter = int(res.nit)
         # Newton polish: exact Hessian-vector products, conjugate gradients
         for _ in range(20):
             loss, g = fun(theta)
-            if np.max(np.abs(g)) <= 1e-15:
+            if np.max(np.abs(g)) <= tol["g_floor"]:
                 break
             H = LinearOperator((theta.size, theta.size), matvec=lambda v, t=theta: hessp(t, v))
             step = _cg(H, -g, maxiter=10 * theta.size)
@@ -120,7 +236,7 @@ class _AffineScaling(BaseCalibrator):
                 # near the optimum the loss changes below its rounding: accept a step
                 # that does not increase it beyond that and reduces the gradient
                 if new_loss <= loss or (
-                    new_loss <= loss + 1e-14 * abs(loss) and np.max(np.abs(new_g)) < g_norm
+                    new_loss <= loss + tol["slack"] * abs(loss) and np.max(np.abs(new_g)) < g_norm
                 ):
                     break
                 size /= 2
@@ -128,10 +244,10 @@ class _AffineScaling(BaseCalibrator):
                 break
             theta = theta + size * step
             n_iter += 1
-            if np.max(np.abs(size * step)) <= 1e-14 * max(1.0, np.max(np.abs(theta))):
+            if np.max(np.abs(size * step)) <= tol["slack"] * max(1.0, np.max(np.abs(theta))):
                 break
         _, g = fun(theta)
-        if not res.success and np.max(np.abs(g)) > 1e-6:
+        if not res.success and np.max(np.abs(g)) > tol["warn"]:
             warnings.warn(
                 f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
                 "iterations; increase max_iter",
@@ -139,17 +255,35 @@ class _AffineScaling(BaseCalibrator):
                 stacklevel=4,  # fit, its fit_context, the caller
             )
         if self._diagonal:
-            self.coef_, self.intercept_ = theta[:k].copy(), theta[k:].copy()
+            coef, intercept = theta[:k].copy(), theta[k:].copy()
         else:
             V = theta.reshape(k, k + 1)
-            self.coef_, self.intercept_ = V[:, :k].copy(), V[:, k].copy()
+            coef, intercept = V[:, :k].copy(), V[:, k].copy()
+        if xp is not None:  # fitted arrays follow X, as scikit-learn's estimators do
+            host_dtype = np.float32 if max_float_dtype(xp, device) == xp.float32 else np.float64
+            coef, intercept = (
+                xp.asarray(a.astype(host_dtype), device=device) for a in (coef, intercept)
+            )
+        self.coef_, self.intercept_ = coef, intercept
         self.n_iter_ = n_iter
 
     def _predict_native(self, Z):
-        W = self.coef_.astype(Z.dtype)
-        b = self.intercept_.astype(Z.dtype)
+        W = _on_host(self.coef_).astype(Z.dtype)
+        b = _on_host(self.intercept_).astype(Z.dtype)
         S = Z * W + b if self._diagonal else Z @ W.T + b
         return softmax_rows(S, out=S)
+
+    def _predict_native_xp(self, Z, xp, device):
+        W = _in_namespace(self.coef_, xp, device, Z.dtype)
+        b = _in_namespace(self.intercept_, xp, device, Z.dtype)
+        n, k = Z.shape
+        parts = []  # concatenated, not written into an array: JAX arrays are immutable
+        for start, stop in _xp_row_chunks(n, k, Z.dtype, xp, device):
+            c = Z[start:stop, :]
+            S = c * W + b if self._diagonal else c @ W.T + b
+            S = xp.exp(S - xp.max(S, axis=1, keepdims=True))
+            parts.append(S / xp.sum(S, axis=1, keepdims=True))
+        return parts[0] if len(parts) == 1 else xp.concat(parts, axis=0)
 
 
 class VectorScaling(_AffineScaling):
@@ -190,6 +324,9 @@ class VectorScaling(_AffineScaling):
     ----------
     coef_ : ndarray of shape (n_classes,)
         The scales :math:`w`.
+        With ``array_api_dispatch=True`` and ``X`` of another array API namespace,
+        an array of that namespace on the device of ``X`` (as ``intercept_``);
+        ``predict_proba`` moves both to the namespace and device of its own ``X``.
     intercept_ : ndarray of shape (n_classes,)
         The biases :math:`b`.
     n_iter_ : int
@@ -269,6 +406,9 @@ class MatrixScaling(_AffineScaling):
     ----------
     coef_ : ndarray of shape (n_classes, n_classes)
         The matrix :math:`W`.
+        With ``array_api_dispatch=True`` and ``X`` of another array API namespace,
+        an array of that namespace on the device of ``X`` (as ``intercept_``);
+        ``predict_proba`` moves both to the namespace and device of its own ``X``.
     intercept_ : ndarray of shape (n_classes,)
         The bias :math:`b`.
     n_iter_ : int
