@@ -274,15 +274,19 @@ class _AffineScaling(BaseCalibrator):
         return softmax_rows(S, out=S)
 
     def _predict_native_xp(self, Z, xp, device):
-        W = _in_namespace(self.coef_, xp, device, Z.dtype)
-        b = _in_namespace(self.intercept_, xp, device, Z.dtype)
+        # computed in the widest float of the device, as the fit, and returned in the
+        # dtype of Z: a float32 matrix product on a GPU may run at reduced precision
+        # (JAX's default on NVIDIA GPUs is TF32, about 1e-3 relative)
+        top = max_float_dtype(xp, device)
+        W = _in_namespace(self.coef_, xp, device, top)
+        b = _in_namespace(self.intercept_, xp, device, top)
         n, k = Z.shape
         parts = []  # concatenated, not written into an array: JAX arrays are immutable
-        for start, stop in _xp_row_chunks(n, k, Z.dtype, xp, device):
-            c = Z[start:stop, :]
+        for start, stop in _xp_row_chunks(n, k, top, xp, device):
+            c = xp.astype(Z[start:stop, :], top)
             S = c * W + b if self._diagonal else c @ W.T + b
             S = xp.exp(S - xp.max(S, axis=1, keepdims=True))
-            parts.append(S / xp.sum(S, axis=1, keepdims=True))
+            parts.append(xp.astype(S / xp.sum(S, axis=1, keepdims=True), Z.dtype))
         return parts[0] if len(parts) == 1 else xp.concat(parts, axis=0)
 
 
