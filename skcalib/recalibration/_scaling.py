@@ -9,10 +9,15 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 from scipy.sparse.linalg import LinearOperator, cg
-from scipy.special import log_softmax
 from sklearn.exceptions import ConvergenceWarning
 
-from ..utils._array_api import get_namespace_and_device, max_float_dtype, namespace_name, to_numpy
+from ..utils._array_api import (
+    get_namespace_and_device,
+    max_float_dtype,
+    namespace_name,
+    numpy_namespace,
+    to_numpy,
+)
 from ..utils._sklearn_compat import Interval
 from ._base import BaseCalibrator, detach, softmax_rows
 from ._temperature import _xp_row_chunks
@@ -29,8 +34,8 @@ def _cg(H, b, maxiter):
         return cg(H, b, tol=1e-12, atol=0.0, maxiter=maxiter)[0]
 
 
-#: Stopping tolerances of the fit: those of the numpy path (float64), and the float32
-#: ones of a device without float64, where the loss and gradient carry rounding errors
+#: Stopping tolerances of the fit: float64 (numpy and every device that has it), and the
+#: float32 ones of a device without float64, where the loss and gradient carry rounding errors
 #: of about 1e-7 (relative) that no iteration can go below.
 _TOLERANCES = {
     "float64": {"gtol": 1e-8, "ftol": 1e-13, "g_floor": 1e-15, "slack": 1e-14, "warn": 1e-6},
@@ -85,52 +90,16 @@ class _AffineScaling(BaseCalibrator):
             return np.concatenate([np.ones(k), np.zeros(k)])
         return np.column_stack([np.eye(k), np.zeros(k)]).ravel()
 
-    def _problem(self, Z, Y, w, alpha):
-        n, k = Z.shape
-        diag = self._diagonal
-
-        def scores(theta):
-            if diag:
-                return Z * theta[:k] + theta[k:]
-            V = theta.reshape(k, k + 1)
-            return Z @ V[:, :k].T + V[:, k]
-
-        def back(R):
-            """Gradient in theta of sum_ij R_ij S_ij (R already weighted)."""
-            if diag:
-                return np.concatenate([(R * Z).sum(axis=0), R.sum(axis=0)])
-            return np.column_stack([R.T @ Z, R.sum(axis=0)]).ravel()
-
-        state = {}
-
-        def fun(theta):
-            logP = log_softmax(scores(theta), axis=1)
-            P = np.exp(logP)
-            state["theta"], state["P"] = theta, P
-            D = self._penalty_vec(theta, k)
-            loss = -float(np.einsum("i,ij,ij->", w, Y, logP)) + alpha * float(D @ D)
-            grad = back((P - Y) * w[:, None]) + 2 * alpha * D
-            return loss, grad
-
-        def hessp(theta, v):
-            if state.get("theta") is not theta and not np.array_equal(state.get("theta"), theta):
-                fun(theta)
-            P = state["P"]
-            dS = scores(v)
-            AdS = P * dS - P * (P * dS).sum(axis=1, keepdims=True)
-            return back(AdS * w[:, None]) + 2 * alpha * v
-
-        return fun, hessp
-
-    def _problem_xp(self, Z, y, sw, alpha, xp, device):
-        """:meth:`_problem` for logits ``Z`` of the namespace ``xp``: the same loss,
-        gradient and Hessian-vector products, each a chunked pass over ``Z`` on its
-        device in the largest float dtype of the device (float64 as on the numpy path,
-        float32 where the device has no float64).  As on the numpy path, the device
-        holds besides ``Z`` the probabilities of the last ``theta`` (for the
-        Hessian-vector products) and, for float32 logits on a device with float64, a
-        float64 copy of them.  ``theta`` and ``v`` are host arrays; only
-        ``1 + len(theta)`` numbers come back per pass."""
+    def _problem(self, Z, y, sw, alpha, xp, device):
+        """The objective of the fit for logits ``Z`` of the namespace ``xp`` (numpy's
+        array API namespace for numpy input): the weighted mean negative
+        log-likelihood plus the penalty, its gradient and its Hessian-vector
+        products, each a chunked pass over ``Z`` on its device in the largest float
+        dtype of the device (float64; float32 where the device has no float64).  The
+        probabilities of the last ``theta`` are kept for the Hessian-vector products,
+        and float32 logits on a device with float64 are cast once to a float64 copy.
+        ``theta`` and ``v`` are host arrays; only ``1 + len(theta)`` numbers come back
+        per pass."""
         n, k = Z.shape
         diag = self._diagonal
         top = max_float_dtype(xp, device)
@@ -160,8 +129,7 @@ class _AffineScaling(BaseCalibrator):
             return xp.reshape(G, (-1,))
 
         # the chunks of Z in the dtype of the computation: views of Z, or (float32 logits
-        # on a device with float64) one cast copy, as the numpy path makes, rather than
-        # a cast in every pass
+        # on a device with float64) one cast copy rather than a cast in every pass
         blocks = [xp.astype(Z[start:stop, :], top, copy=False) for start, stop in chunks]
         state = {}
 
@@ -200,19 +168,11 @@ class _AffineScaling(BaseCalibrator):
 
     def _fit(self, data):
         alpha = float(self.alpha)
-        xp, device = data.xp, data.device
         n, k = data.Z.shape
-        if xp is None:
-            Z = data.Z.astype(np.float64, copy=False)
-            Y = np.zeros((n, k))
-            Y[np.arange(n), data.y] = 1.0
-            sw = data.sample_weight
-            w = np.full(n, 1.0 / n) if sw is None else sw / sw.sum()
-            fun, hessp = self._problem(Z, Y, w, alpha)
-            tol = _TOLERANCES["float64"]
-        else:
-            fun, hessp = self._problem_xp(data.Z, data.y, data.sample_weight, alpha, xp, device)
-            tol = _TOLERANCES["float32" if max_float_dtype(xp, device) == xp.float32 else "float64"]
+        # numpy input runs the same code, in numpy's array API namespace
+        xp, device = (numpy_namespace(), "cpu") if data.xp is None else (data.xp, data.device)
+        fun, hessp = self._problem(data.Z, data.y, data.sample_weight, alpha, xp, device)
+        tol = _TOLERANCES["float32" if max_float_dtype(xp, device) == xp.float32 else "float64"]
         res = minimize(
             fun,
             self._theta0(k),
@@ -259,7 +219,7 @@ class _AffineScaling(BaseCalibrator):
         else:
             V = theta.reshape(k, k + 1)
             coef, intercept = V[:, :k].copy(), V[:, k].copy()
-        if xp is not None:  # fitted arrays follow X, as scikit-learn's estimators do
+        if data.xp is not None:  # fitted arrays follow X, as scikit-learn's estimators do
             host_dtype = np.float32 if max_float_dtype(xp, device) == xp.float32 else np.float64
             coef, intercept = (
                 xp.asarray(a.astype(host_dtype), device=device) for a in (coef, intercept)

@@ -26,6 +26,9 @@ Interface (used by the metrics and the estimators; stable)
     numpy users keep the numpy fast paths).
 ``is_numpy_namespace(xp) -> bool``
     Whether ``xp`` is numpy or its array-api-compat wrapper.
+``numpy_namespace()``
+    numpy's array API namespace (scikit-learn's wrapper of numpy), for code written once
+    for every namespace and run on numpy input too.
 ``max_float_dtype(xp, device)``
     float64, or float32 on a device without float64 (Apple MPS, ``array_api_strict``'s
     ``"no_float64"`` device), as scikit-learn does.
@@ -58,6 +61,7 @@ __all__ = [
     "is_numpy_namespace",
     "max_float_dtype",
     "namespace_name",
+    "numpy_namespace",
     "to_numpy",
     "weighted_bincount",
     "xlogy",
@@ -116,6 +120,13 @@ def get_namespace_and_device(*arrays):
     if not is_array_api or is_numpy_namespace(xp):
         return None, None
     return xp, device
+
+
+def numpy_namespace():
+    """numpy's array API namespace, as scikit-learn gives it for numpy arrays
+    (array-api-compat's numpy wrapper, or scikit-learn's own before 1.8)."""
+    xp, _, _ = sklearn_namespace_and_device(np.empty(0))
+    return xp
 
 
 def max_float_dtype(xp, device):
