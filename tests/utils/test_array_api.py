@@ -108,3 +108,14 @@ def test_torch_tensors_are_array_api_arrays(dispatch):
     xp, device = get_namespace_and_device(torch.zeros(2), np.zeros(2))
     assert namespace_name(xp) == "torch"
     assert str(device) == "cpu"
+
+
+def test_numpy_namespace_computes_on_numpy_arrays():
+    from skcalib.utils._array_api import numpy_namespace
+
+    xp = numpy_namespace()
+    assert is_numpy_namespace(xp)
+    x = np.array([[1.0, 2.0], [3.0, 5.0]])
+    total = xp.sum(xp.concat([x, x], axis=0), axis=0)
+    assert isinstance(total, np.ndarray) and total.tolist() == [8.0, 14.0]
+    assert max_float_dtype(xp, "cpu") == xp.float64
