@@ -169,9 +169,8 @@ def _coarse_plan(n_bins):
 
     Returns ``(lo_bin, split, split_edge)``: the bin of the values of each cell (a
     non-decreasing array; of the values at or below ``split_edge`` for a cell that
-    holds an equal-width edge, whose
-    values above it go to the next bin); None when a cell holds two edges (very many
-    bins).
+    holds an equal-width edge, whose values above it go to the next bin); None when a
+    cell holds two edges or a bin holds no cell (very many bins).
     """
     if n_bins not in _PLANS:
         edges = uniform_bin_edges(n_bins)
@@ -184,7 +183,7 @@ def _coarse_plan(n_bins):
         np.minimum(lo_bin, n_bins - 1, out=lo_bin)
         np.minimum(hi_bin, n_bins - 1, out=hi_bin)
         plan = None
-        if (hi_bin - lo_bin).max() <= 1:
+        if (hi_bin - lo_bin).max() <= 1 and np.bincount(lo_bin, minlength=n_bins).all():
             split = hi_bin > lo_bin
             split_edge = np.where(split, edges[hi_bin], np.inf)
             for a in (lo_bin, split, split_edge):
@@ -376,7 +375,7 @@ class CalibrationAccumulator:
         p, y = data.proba, data.y
         lo, hi = _log_loss_clip(p.dtype)
         size = FINE_CELLS + 2
-        per_cell = np.zeros(2 * size)  # (cell, label) counts
+        per_cell = np.zeros(2 * size, dtype=np.intp)  # (cell, label) counts
         sum_proba = np.zeros(size)
         moved = []  # values of the split cells above their equal-width edge
         brier = log_loss = 0.0
@@ -410,20 +409,14 @@ class CalibrationAccumulator:
             np.abs(q, out=q)
             np.clip(q, lo, hi, out=q)
             log_loss -= float(np.log(q, out=x64, dtype=np.float64).sum())
-        per_cell = per_cell.reshape(size, 2)
         fine = np.empty((4, size))
-        fine[COUNT] = per_cell.sum(axis=1)
-        fine[SUM_TRUE] = per_cell[:, 1]
+        np.add(per_cell[0::2], per_cell[1::2], out=fine[COUNT])
+        fine[SUM_TRUE] = per_cell[1::2]
         fine[SUM_PROBA] = sum_proba
         fine[SUM_WEIGHT_SQ] = fine[COUNT]
-        # bin b is made of the cells bounds[b]:bounds[b + 1] (pairwise sums)
-        bounds = np.searchsorted(lo_bin, np.arange(self.n_bins + 1), side="left")
-        stats = np.array(
-            [
-                [fine[r, bounds[j] : bounds[j + 1]].sum() for j in range(self.n_bins)]
-                for r in range(3)
-            ]
-        )
+        # bin b is made of the cells bounds[b]:bounds[b + 1] (none empty, _coarse_plan)
+        bounds = np.searchsorted(lo_bin, np.arange(self.n_bins), side="left")
+        stats = np.add.reduceat(fine[:3], bounds, axis=1)
         if moved:
             b = np.concatenate([m[0] for m in moved])
             xs = np.concatenate([m[1] for m in moved]).astype(np.float64)
@@ -765,9 +758,8 @@ def _copy_state(state):
 
 def _merge_states(a, b):
     """The state of the union of the data of two compatible states (a new dict)."""
-    out = _copy_state(a)
+    out = _copy_state({k: v for k, v in a.items() if k not in _SUMMED})
     for key in _SUMMED:
-        if a[key] is not None:
-            out[key] = a[key] + b[key]
+        out[key] = None if a[key] is None else a[key] + b[key]
     out["weighted"] = a["weighted"] or b["weighted"]
     return out
