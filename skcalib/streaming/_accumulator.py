@@ -133,8 +133,8 @@ def _fine_cell(x, *, at_most_one=False, out=None):
     comparison with the upper edge of the cell decides.  ``at_most_one``: the caller
     knows that no value exceeds 1 (a pass saved).  ``out``: work arrays ``(t, cell)`` of
     the shape of ``x``, of its dtype and of intp (the result is ``cell``); a stream reuses
-    them from chunk to chunk, since a fresh array of a chunk's size costs more (its pages
-    are mapped anew) than the arithmetic done in it.
+    them from chunk to chunk: a cast or a logarithm into a fresh array of a chunk's size
+    takes several times as long as into a reused one.
     """
     x = np.asarray(x)
     if x.dtype not in _UPPER:
