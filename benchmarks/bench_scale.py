@@ -14,7 +14,10 @@ memory must stay flat when the data grows 10x.  The report runs twice: as the co
 Fairness: all the timed runs see the same cache state.  One untimed read of the file
 (after writing it) puts it in the page cache, then the floor and the two reports run
 interleaved, ``--repeat`` rounds of the three, and each reports its best round.  The
-printed rows per second are absolute; the ratio is the one number that compares.
+printed rows per second are absolute; the ratio is the one number that compares.  The
+report reads on the calling thread exactly as the floor does, and computes on a second
+thread meanwhile (as ``skcalib report`` does): on a machine whose other cores are busy,
+that thread gains nothing.
 
 Run: python benchmarks/bench_scale.py [--quick] [--repeat N]  (full: 10 and 100 million
 rows; --quick: 0.2 and 2 million)

@@ -3,9 +3,12 @@
 The dataset is read file by file and, within a file, record batch by record batch (a
 row group at most at a time), each batch going through the
 :class:`~skcalib.streaming.CalibrationAccumulator` of its group (model, ``--by`` values).
-Memory is bounded by the size of a row group and the number of groups, never by the
-number of rows; the equal-width numbers (ECE, MCE, SCE, the reliability curve, Brier
-score, accuracy) are those of the in-memory report on the same rows.
+A second thread computes the statistics of a batch while the next one is read (pyarrow's
+decoding and numpy's loops release the GIL); they are merged in file order, so the result
+is the one of a single loop, to the last bit.  Memory is bounded by the size of a row
+group and the number of groups, never by the number of rows; the equal-width numbers
+(ECE, MCE, SCE, the reliability curve, Brier score, accuracy) are those of the in-memory
+report on the same rows.
 
 Labels are encoded once per batch, by hashing against the sorted classes found by a first
 pass over the label column alone (or given with ``--labels``); the accumulators see
@@ -22,10 +25,12 @@ Dask DataFrame -- into the :class:`~skcalib.report.CalibrationReport` that
 
 from __future__ import annotations
 
+import collections
 import glob
 import math
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -58,6 +63,13 @@ __all__ = [
 
 #: rows per record batch read from a Parquet file
 BATCH_ROWS = 1 << 18
+
+#: threads that compute the statistics of the batches while the calling thread reads
+#: the next ones (one: on two cores, reading and computing then run side by side; more
+#: compete for the cores), and the most bytes of batches read and not yet merged
+#: (beyond them, one batch at a time)
+N_THREADS = 1
+IN_FLIGHT_BYTES = 64 << 20
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
@@ -305,6 +317,13 @@ def _file_row(i, rows, offset):
 def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
     """Feed record batches to one accumulator per group; return ``{group: accumulator}``.
 
+    The statistics of each batch are computed on :data:`N_THREADS` threads while the
+    next batches are read (numpy and pyarrow release the GIL in their loops), with
+    :data:`IN_FLIGHT_BYTES` at most read and not merged, and they are merged in the order
+    of the batches: the result is the one of a loop that updates the accumulators batch
+    by batch, to the last bit (:meth:`~skcalib.streaming.CalibrationAccumulator.update`
+    merges the statistics of its chunk the same way), and the first bad batch raises.
+
     Parameters
     ----------
     batches : iterable
@@ -323,36 +342,66 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
         Row name (``"model"`` without groups; ``"col=value, model"`` with them) to
         :class:`~skcalib.streaming.CalibrationAccumulator`, in order of first appearance.
     """
-    pa, pc, _ = _pyarrow()
     accs = {} if accumulators is None else accumulators
-    group_cols = [*spec.by, *([spec.model_col] if spec.model_col else [])]
-    n_classes = None if spec.classes is None else len(spec.classes)
-    row = 0
-    for item in batches:
-        batch, (where, offset) = item if isinstance(item, tuple) else (item, ("the dataset", row))
-        row += batch.num_rows
-        n = batch.num_rows
-        if n == 0:
-            continue
-        codes = _codes(pa, pc, batch, spec, where, offset)
-        P = _proba(pa, batch, spec, where, offset)
-        if spec.renormalize and P.ndim == 2:
-            P = _renormalize(P, offset)
-        for name, rows in _groups(pa, pc, batch, group_cols, spec.model_col):
-            acc = accs.get(name)
-            if acc is None:
-                acc = accs[name] = _new_accumulator(spec, n_classes)
-            y_g = codes if rows is None else codes[rows]
-            P_g = P if rows is None else P[rows]
-            try:
-                acc.update(y_g, P_g)
-            except ValueError as exc:
-                msg = _locate(str(exc), rows, offset, where, spec.proba_cols)
-                if len(accs) > 1 or group_cols:
-                    msg = f"model {name!r}: {msg}"
-                raise PredictionsFileError(msg) from exc
+    pending = collections.deque()  # (future, rows, bytes) in the order of the batches
+    pending_bytes = 0
+
+    def merge_oldest():
+        nonlocal pending_bytes
+        future, n, size = pending.popleft()
+        pending_bytes -= size
+        for name, part in future.result().items():
+            if name in accs:
+                accs[name].merge(part)
+            else:
+                accs[name] = part
         if progress is not None:
             progress.update(n)
+
+    pool = ThreadPoolExecutor(max_workers=N_THREADS, thread_name_prefix="skcalib-stream")
+    try:
+        row = 0
+        for item in batches:
+            batch, (where, offset) = (
+                item if isinstance(item, tuple) else (item, ("the dataset", row))
+            )
+            row += batch.num_rows
+            if batch.num_rows == 0:
+                continue
+            job = pool.submit(_batch_accumulators, batch, spec, where, offset)
+            pending.append((job, batch.num_rows, batch.nbytes))
+            pending_bytes += batch.nbytes
+            while pending and (len(pending) > N_THREADS or pending_bytes > IN_FLIGHT_BYTES):
+                merge_oldest()
+        while pending:
+            merge_oldest()
+    finally:
+        pool.shutdown(cancel_futures=True)
+    return accs
+
+
+def _batch_accumulators(batch, spec, where, offset):
+    """``{group: accumulator}`` of the rows of one batch (groups in order of first
+    appearance); a bad batch raises :class:`PredictionsFileError` naming its rows."""
+    pa, pc, _ = _pyarrow()
+    group_cols = [*spec.by, *([spec.model_col] if spec.model_col else [])]
+    n_classes = None if spec.classes is None else len(spec.classes)
+    codes = _codes(pa, pc, batch, spec, where, offset)
+    P = _proba(pa, batch, spec, where, offset)
+    if spec.renormalize and P.ndim == 2:
+        P = _renormalize(P, offset)
+    accs = {}
+    for name, rows in _groups(pa, pc, batch, group_cols, spec.model_col):
+        acc = accs[name] = _new_accumulator(spec, n_classes)
+        y_g = codes if rows is None else codes[rows]
+        P_g = P if rows is None else P[rows]
+        try:
+            acc.update(y_g, P_g)
+        except ValueError as exc:
+            msg = _locate(str(exc), rows, offset, where, spec.proba_cols)
+            if group_cols:
+                msg = f"model {name!r}: {msg}"
+            raise PredictionsFileError(msg) from exc
     return accs
 
 

@@ -122,7 +122,7 @@ for _edges in _UPPER.values():
     _edges.flags.writeable = False
 
 
-def _fine_cell(x, *, at_most_one=False):
+def _fine_cell(x, *, at_most_one=False, out=None):
     """Cell of :func:`fine_bin_edges` holding each probability (right-closed cells, as
     :func:`~skcalib.metrics._binning.bin_index_unclipped`; index ``FINE_CELLS + 2`` for
     values above 1 within the rounding tolerance).
@@ -131,13 +131,17 @@ def _fine_cell(x, *, at_most_one=False):
     ``x`` (in its dtype, float32 or float64), shifted down by a slack larger than their
     rounding error: the result is then the cell or the one below it, which one exact
     comparison with the upper edge of the cell decides.  ``at_most_one``: the caller
-    knows that no value exceeds 1 (a pass saved).
+    knows that no value exceeds 1 (a pass saved).  ``out``: work arrays ``(t, cell)`` of
+    the shape of ``x``, of its dtype and of intp (the result is ``cell``); a stream reuses
+    them from chunk to chunk: a cast or a logarithm into a fresh array of a chunk's size
+    takes several times as long as into a reused one.
     """
     x = np.asarray(x)
     if x.dtype not in _UPPER:
         x = x.astype(np.float64)
+    t, cell = (np.empty_like(x), np.empty(x.shape, np.intp)) if out is None else out
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t = np.subtract(1, x, dtype=x.dtype)
+        np.subtract(1, x, out=t)
         np.divide(x, t, out=t)  # odds: inf at 1, negative above 1
         np.log(t, out=t)  # -inf at 0, NaN above 1
     np.multiply(t, _SCALE, out=t)
@@ -145,8 +149,9 @@ def _fine_cell(x, *, at_most_one=False):
     np.clip(t, 0.0, FINE_CELLS + 1, out=t)
     if not at_most_one:
         t[np.isnan(t)] = FINE_CELLS + 1  # above 1: the last cell, moved up below
-    cell = t.astype(np.intp)
-    cell += x > _UPPER[x.dtype][cell]
+    np.copyto(cell, t, casting="unsafe")  # truncation: t >= 0
+    np.take(_UPPER[x.dtype], cell, out=t)
+    cell += x > t  # the values above the upper edge of their cell: one cell up
     return cell
 
 
@@ -164,9 +169,8 @@ def _coarse_plan(n_bins):
 
     Returns ``(lo_bin, split, split_edge)``: the bin of the values of each cell (a
     non-decreasing array; of the values at or below ``split_edge`` for a cell that
-    holds an equal-width edge, whose
-    values above it go to the next bin); None when a cell holds two edges (very many
-    bins).
+    holds an equal-width edge, whose values above it go to the next bin); None when a
+    cell holds two edges or a bin holds no cell (very many bins).
     """
     if n_bins not in _PLANS:
         edges = uniform_bin_edges(n_bins)
@@ -179,7 +183,7 @@ def _coarse_plan(n_bins):
         np.minimum(lo_bin, n_bins - 1, out=lo_bin)
         np.minimum(hi_bin, n_bins - 1, out=hi_bin)
         plan = None
-        if (hi_bin - lo_bin).max() <= 1:
+        if (hi_bin - lo_bin).max() <= 1 and np.bincount(lo_bin, minlength=n_bins).all():
             split = hi_bin > lo_bin
             split_edge = np.where(split, edges[hi_bin], np.inf)
             for a in (lo_bin, split, split_edge):
@@ -371,47 +375,48 @@ class CalibrationAccumulator:
         p, y = data.proba, data.y
         lo, hi = _log_loss_clip(p.dtype)
         size = FINE_CELLS + 2
-        per_cell = np.zeros(2 * size)  # (cell, label) counts
-        sum_proba = np.zeros(2 * size)
+        per_cell = np.zeros(2 * size, dtype=np.intp)  # (cell, label) counts
+        sum_proba = np.zeros(size)
         moved = []  # values of the split cells above their equal-width edge
         brier = log_loss = 0.0
         lo_bin, split, split_edge = _coarse_plan(self.n_bins)
-        for start, stop in iter_row_chunks(p.shape[0], 4):  # 64Ki rows
+        chunks = list(iter_row_chunks(p.shape[0], 4))  # 64Ki rows
+        # work arrays of one chunk, reused from chunk to chunk (see _fine_cell)
+        rows = chunks[0][1]
+        t_buf, cell_buf = np.empty(rows, p.dtype), np.empty(rows, np.intp)
+        x64_buf, split_buf = np.empty(rows), np.empty(rows, bool)
+        for start, stop in chunks:
+            k = stop - start
             x, yc = p[start:stop], y[start:stop]
-            cell = _fine_cell(x, at_most_one=True)
-            s = np.flatnonzero(split[cell])
+            t, x64 = t_buf[:k], x64_buf[:k]
+            cell = _fine_cell(x, at_most_one=True, out=(t, cell_buf[:k]))
+            s = np.flatnonzero(np.take(split, cell, out=split_buf[:k]))
             if s.size:
                 xs = x[s]
                 up = xs > split_edge[cell[s]]
                 moved.append((lo_bin[cell[s][up]], xs[up], yc[s][up]))
+            np.copyto(x64, x)
+            sum_proba += np.bincount(cell, weights=x64, minlength=size)
             cell <<= 1
             cell += yc
             per_cell += np.bincount(cell, minlength=2 * size)
-            x64 = x.astype(np.float64)
-            sum_proba += np.bincount(cell, weights=x64, minlength=2 * size)
             # Brier: (p - y)^2 in float64; log-loss: -log of the probability of the
             # observed class, 1 - p in the input dtype, clipped as the batch function
             d = np.subtract(x64, yc, out=x64)
             brier += float(np.einsum("i,i->", d, d))
-            q = np.subtract(1, yc, dtype=p.dtype)
+            q = np.subtract(1, yc, out=t)
             np.subtract(x, q, out=q)
             np.abs(q, out=q)
             np.clip(q, lo, hi, out=q)
-            log_loss -= float(np.log(q, dtype=np.float64).sum())
-        per_cell = per_cell.reshape(size, 2)
+            log_loss -= float(np.log(q, out=x64, dtype=np.float64).sum())
         fine = np.empty((4, size))
-        fine[COUNT] = per_cell.sum(axis=1)
-        fine[SUM_TRUE] = per_cell[:, 1]
-        fine[SUM_PROBA] = sum_proba.reshape(size, 2).sum(axis=1)
+        np.add(per_cell[0::2], per_cell[1::2], out=fine[COUNT])
+        fine[SUM_TRUE] = per_cell[1::2]
+        fine[SUM_PROBA] = sum_proba
         fine[SUM_WEIGHT_SQ] = fine[COUNT]
-        # bin b is made of the cells bounds[b]:bounds[b + 1] (pairwise sums)
-        bounds = np.searchsorted(lo_bin, np.arange(self.n_bins + 1), side="left")
-        stats = np.array(
-            [
-                [fine[r, bounds[j] : bounds[j + 1]].sum() for j in range(self.n_bins)]
-                for r in range(3)
-            ]
-        )
+        # bin b is made of the cells bounds[b]:bounds[b + 1] (none empty, _coarse_plan)
+        bounds = np.searchsorted(lo_bin, np.arange(self.n_bins), side="left")
+        stats = np.add.reduceat(fine[:3], bounds, axis=1)
         if moved:
             b = np.concatenate([m[0] for m in moved])
             xs = np.concatenate([m[1] for m in moved]).astype(np.float64)
@@ -753,9 +758,8 @@ def _copy_state(state):
 
 def _merge_states(a, b):
     """The state of the union of the data of two compatible states (a new dict)."""
-    out = _copy_state(a)
+    out = _copy_state({k: v for k, v in a.items() if k not in _SUMMED})
     for key in _SUMMED:
-        if a[key] is not None:
-            out[key] = a[key] + b[key]
+        out[key] = None if a[key] is None else a[key] + b[key]
     out["weighted"] = a["weighted"] or b["weighted"]
     return out

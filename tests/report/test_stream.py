@@ -209,6 +209,39 @@ def test_bad_row_is_located_in_its_file(tmp_path):
     assert_one_line_error(rc, out, err, "row 300 sums to 1.5", "(rows of b.parquet)")
 
 
+def test_first_bad_batch_in_file_order_raises(tmp_path):
+    """Of several bad batches, the error names the first one in the file, however the
+    batches are computed."""
+    y, P = dyadic_predictions(2000, seed=9)
+    for row in (1300, 1900, 650):
+        P[row] = [0.5, 0.5, 0.5]
+    path = write_parquet(tmp_path / "b.parquet", y, P, row_group_size=50)
+    rc, out, err = run(["report", path])
+    assert_one_line_error(rc, out, err, "row 650 sums to 1.5", "(rows of b.parquet)")
+
+
+def test_batches_accumulate_as_a_loop_of_updates(tmp_path):
+    """The accumulators of a streamed file equal, to the last bit, those of a loop that
+    updates one accumulator with the batches in file order."""
+    from skcalib.report._stream import BATCH_ROWS
+    from skcalib.streaming import CalibrationAccumulator
+
+    rng = np.random.default_rng(3)
+    n = 2 * BATCH_ROWS + 12345
+    p = rng.random(n, dtype=np.float32)
+    y = (rng.random(n) < p).astype(np.int8)
+    path = tmp_path / "b.parquet"
+    pq.write_table(pa.table({"y": y, "1": p}), path, row_group_size=BATCH_ROWS // 3)
+    report = stream_report(path)
+    expected = CalibrationAccumulator(labels=[0, 1], pos_label=1)
+    pf = pq.ParquetFile(path)
+    for rg in range(pf.num_row_groups):  # the batches of the report: within row groups
+        for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=[rg]):
+            expected.update(batch.column("y").to_numpy(), batch.column("1").to_numpy())
+    assert pf.num_row_groups == 7
+    assert report._accumulators["model"].to_dict() == expected.to_dict()
+
+
 @pytest.mark.parametrize(
     "make, fragment",
     [
