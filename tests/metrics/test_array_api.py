@@ -12,8 +12,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import skcalib.metrics as M
 from skcalib.utils._array_api import to_numpy
-from tests.metrics.test_common import _no_host_copy_of_the_data
-from tests.utils.array_api_cases import CASE_IDS, Case, import_library
+from tests.utils.array_api_cases import CASE_IDS, Case, import_library, no_host_copy_of_the_data
 
 
 @pytest.fixture
@@ -273,7 +272,7 @@ def test_selective_metrics_with_ties_weights_and_uncertainty(dispatch, monkeypat
     case = Case(case_id)
     metric = SELECTIVE_SCALARS[name]
     y, host, dev = _selective_data(case)
-    _no_host_copy_of_the_data(monkeypatch, len(y))
+    no_host_copy_of_the_data(monkeypatch, len(y))
     tol = case.tolerance
     for kwargs, kwargs_dev in _selective_options(host, dev):
         expected = metric(y, host["P"], **kwargs)
@@ -294,7 +293,7 @@ def test_rejection_curve_in_the_input_namespace(dispatch, monkeypatch, case_id):
     equal the numpy curve (one point per tie group)."""
     case = Case(case_id)
     y, host, dev = _selective_data(case, seed=13)
-    _no_host_copy_of_the_data(monkeypatch, len(y))
+    no_host_copy_of_the_data(monkeypatch, len(y))
     ref = case.asarray(host["P"])
     keys = ["fraction_rejected", "accuracy", "oracle_accuracy", "coverage", "thresholds"]
     for kwargs, kwargs_dev in _selective_options(host, dev):
@@ -332,7 +331,7 @@ def test_auc_on_the_device_equals_sklearn(dispatch, monkeypatch, case_id, seed):
     u = case.rounded(rng.integers(0, 12, size=n) / 11)  # 12 values: large tie groups
     w = case.rounded(rng.random(n) * (rng.random(n) > 0.1))
     wrong = P.argmax(axis=1) != y
-    _no_host_copy_of_the_data(monkeypatch, n)
+    no_host_copy_of_the_data(monkeypatch, n)
     for sw, sw_dev in [(None, None), (w, case.asarray(w))]:
         for curve, reference in [("roc", roc_auc_score), ("pr", average_precision_score)]:
             expected = reference(wrong, u, sample_weight=sw)
@@ -369,7 +368,7 @@ def test_out_of_distribution_auc_on_the_device(dispatch, monkeypatch, case_id, c
     numbers = {"p_in": p_in, "p_out": p_out, "u_in": u_in, "u_out": u_out}
     h = {k: case.rounded(v) for k, v in {**numbers, "w_in": w_in, "w_out": w_out}.items()}
     d = {k: case.asarray(v) for k, v in h.items()}
-    _no_host_copy_of_the_data(monkeypatch, 90)
+    no_host_copy_of_the_data(monkeypatch, 90)
     for names, host_names in [
         (("p_in", "p_out"), ()),
         (("p_in", "p_out", "w_in"), ()),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import skcalib.metrics as M
-from tests.utils.array_api_cases import CASE_IDS, Case
+from tests.utils.array_api_cases import CASE_IDS, Case, no_host_copy_of_the_data
 
 CLASSIFICATION_METRICS = {
     "expected_calibration_error": M.expected_calibration_error,
@@ -680,24 +680,6 @@ ARRAY_API_NATIVE = {
 }
 
 
-def _no_host_copy_of_the_data(monkeypatch, n):
-    """Fail on a host copy of anything as long as the data (n samples): the metric must
-    compute in the namespace (a few bin sums or class labels may travel, not the tie
-    groups of the selective metrics, as many as the distinct scores)."""
-    import skcalib.metrics._binning as binning
-    import skcalib.metrics._selective as selective
-    import skcalib.metrics._validation as validation
-
-    for module in (binning, selective, validation):
-        real = module.to_numpy
-
-        def guarded(x, xp, _real=real):
-            assert x.shape[0] < n, "the data was copied to the host"
-            return _real(x, xp)
-
-        monkeypatch.setattr(module, "to_numpy", guarded)
-
-
 @pytest.mark.parametrize("case_id", CASE_IDS)
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("kind", KINDS)
@@ -713,7 +695,7 @@ def test_array_api_input_gives_the_numpy_value(dispatch, monkeypatch, name, kind
     w = np.random.default_rng(5).random(len(y))
     P_rounded = case.rounded(P)
     if name in ARRAY_API_NATIVE:
-        _no_host_copy_of_the_data(monkeypatch, len(y))
+        no_host_copy_of_the_data(monkeypatch, len(y))
     expected = metric(y, P_rounded)
     got = metric(case.asarray(y), case.asarray(P))
     assert type(got) is float

@@ -20,7 +20,7 @@ from skcalib.metrics import (
     negative_log_likelihood,
     score_decomposition,
 )
-from tests.utils.array_api_cases import CASE_IDS, Case
+from tests.utils.array_api_cases import CASE_IDS, Case, no_host_copy_of_the_data
 
 #: sklearn's brier_score_loss accepts 2-D (multiclass) probabilities from 1.7 on
 SKLEARN_GE_17 = parse_version(sklearn.__version__) >= parse_version("1.7")
@@ -658,23 +658,6 @@ def test_decompositions_finite_and_exact_or_value_error(data, n_bins, scoring):
 # --------------------------------------------------------------------------------------
 
 
-def _no_host_copy_of_the_data(monkeypatch, n):
-    """Fail on a host copy of anything as long as the data (n samples): only group and
-    bin sums and a few scalars may travel."""
-    import skcalib.metrics._binning as binning
-    import skcalib.metrics._scoring_rules as scoring_rules
-    import skcalib.metrics._validation as validation
-
-    for module in (binning, scoring_rules, validation):
-        real = module.to_numpy
-
-        def guarded(x, xp, _real=real):
-            assert x.shape[0] < n, "the data was copied to the host"
-            return _real(x, xp)
-
-        monkeypatch.setattr(module, "to_numpy", guarded)
-
-
 def _tied_data(kind, n=160, seed=21):
     """Labels, probabilities with few distinct forecasts, and weights (some zero).
 
@@ -724,7 +707,7 @@ def test_decomposition_array_api_equals_numpy_without_a_host_copy(
     case = Case(case_id)
     metric, options = DECOMPOSITION_CALLS[call]
     y, P, w = _tied_data(kind)
-    _no_host_copy_of_the_data(monkeypatch, len(y))
+    no_host_copy_of_the_data(monkeypatch, len(y))
     for y_dev, sw, sw_dev in [
         (case.asarray(y), None, None),
         (y, case.rounded(w), case.asarray(w)),

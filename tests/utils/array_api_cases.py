@@ -109,3 +109,22 @@ def array_api_dispatch(monkeypatch):
         except ImportError as exc:
             pytest.skip(f"scikit-learn cannot dispatch here: {exc}")
         yield
+
+
+def no_host_copy_of_the_data(monkeypatch, n):
+    """Fail on a host copy of anything as long as the data (``n`` samples): a metric
+    must compute in the namespace; only bin and group sums, class labels and scalars
+    may travel to the host (every ``to_numpy`` of the metrics' modules is guarded)."""
+    import skcalib.metrics._binning as binning
+    import skcalib.metrics._scoring_rules as scoring_rules
+    import skcalib.metrics._selective as selective
+    import skcalib.metrics._validation as validation
+
+    for module in (binning, scoring_rules, selective, validation):
+        real = module.to_numpy
+
+        def guarded(x, xp, _real=real):
+            assert x.shape[0] < n, "the data was copied to the host"
+            return _real(x, xp)
+
+        monkeypatch.setattr(module, "to_numpy", guarded)
