@@ -38,9 +38,8 @@ Interface (used by the metrics and the estimators; stable)
 ``to_numpy(x, xp)``
     A numpy copy on the host (for small results and for tests; never of the data).
 ``weighted_bincount(index, weights, minlength, xp, device)``
-    ``np.bincount`` for the namespaces: CuPy's own ``bincount``, a scatter-add where
-    the namespace has one (PyTorch ``index_add``, JAX ``.at[].add``), else sums of a
-    one-hot mask.
+    ``np.bincount`` for the namespaces: PyTorch's and CuPy's own ``bincount``, JAX's
+    scatter-add ``.at[].add``, else sums of a one-hot mask.
 ``has_fast_bincount(xp) -> bool``
     Whether :func:`weighted_bincount` is a scatter-add in ``xp`` (O(n)), rather than
     one-hot sums (O(n * minlength)).
@@ -180,8 +179,9 @@ _SCATTER_ADD = frozenset({"torch", "cupy", "jax"})
 
 
 def has_fast_bincount(xp):
-    """Whether :func:`weighted_bincount` costs O(n) in ``xp`` (CuPy's bincount, a
-    PyTorch or JAX scatter-add) rather than O(n * minlength) (one-hot sums)."""
+    """Whether :func:`weighted_bincount` costs O(n) in ``xp`` (CuPy's bincount,
+    PyTorch's ``Tensor.bincount``, a JAX scatter-add) rather than O(n * minlength)
+    (one-hot sums)."""
     return namespace_name(xp) in _SCATTER_ADD
 
 
@@ -206,20 +206,20 @@ def weighted_bincount(index, weights, minlength, xp, device):
     Notes
     -----
     ``bincount`` is not in the array API standard.  CuPy has numpy's ``bincount``,
-    PyTorch a scatter-add (``index_add``), JAX ``.at[].add``; any other namespace sums
+    PyTorch ``Tensor.bincount``, JAX a scatter-add ``.at[].add``; any other namespace sums
     a one-hot mask, in chunks of rows (O(n * minlength) work, fine for the few dozen
     bins of a metric).
     """
     dtype = max_float_dtype(xp, device) if weights is None else weights.dtype
-    if weights is None:
-        weights = xp.ones(index.shape, dtype=dtype, device=device)
     name = namespace_name(xp)
-    if name == "torch":
-        out = xp.zeros(minlength, dtype=dtype, device=device)
-        return out.index_add_(0, xp.astype(index, xp.int64), weights)
+    if name == "torch":  # Tensor.bincount: no one-hot, no ones array for counts
+        out = xp.astype(index, xp.int64).bincount(weights=weights, minlength=minlength)
+        return xp.astype(out, dtype)
     if name == "cupy":  # pragma: no cover - needs a GPU; CuPy has numpy's bincount
         return xp.astype(xp.bincount(index, weights=weights, minlength=minlength), dtype)
-    if name == "jax":  # pragma: no cover - jax is not a test dependency
+    if weights is None:
+        weights = xp.ones(index.shape, dtype=dtype, device=device)
+    if name == "jax":
         return xp.zeros(minlength, dtype=dtype, device=device).at[index].add(weights)
     # one-hot sums, in chunks of rows that keep the (rows, minlength) mask small
     values = xp.arange(minlength, dtype=index.dtype, device=device)
