@@ -1125,18 +1125,24 @@ def _ood_scores(y_proba, uncertainty, which):
             )
         return u.astype(np.float64, copy=False), False
     P, given_dtype = _check_proba_array(y_proba, name_p)
-    if P.shape[0] == 0:
-        raise ValueError(f"{name_p} is empty: need at least one sample")
-    check_proba_values(P, name=name_p, tolerance=row_sum_tolerance(given_dtype))
+    _check_ood_proba(P, given_dtype, None if uncertainty is None else u, name_p, name_u)
     if uncertainty is not None:
-        if u.shape[0] != P.shape[0]:
-            raise ValueError(
-                f"{name_p} and {name_u} have different numbers of samples: "
-                f"{P.shape[0]} and {u.shape[0]}"
-            )
         return u.astype(np.float64, copy=False), False
     conf = np.maximum(P, 1 - P) if P.ndim == 1 else P.max(axis=1)
     return -conf.astype(np.float64), True  # ranks as 1 - confidence, without rounding
+
+
+def _check_ood_proba(P, given_dtype, u, name_p, name_u):
+    """The checks of one side's probabilities ``P`` (numpy or array-API), and of their
+    number against that of its uncertainty scores ``u`` (or None)."""
+    if P.shape[0] == 0:
+        raise ValueError(f"{name_p} is empty: need at least one sample")
+    check_proba_values(P, name=name_p, tolerance=row_sum_tolerance(given_dtype))
+    if u is not None and u.shape[0] != P.shape[0]:
+        raise ValueError(
+            f"{name_p} and {name_u} have different numbers of samples: "
+            f"{P.shape[0]} and {u.shape[0]}"
+        )
 
 
 def _ood_scores_xp(y_proba, uncertainty, which, xp, device):
@@ -1157,15 +1163,8 @@ def _ood_scores_xp(y_proba, uncertainty, which, xp, device):
         P, given_dtype = _check_proba_array(y_proba, name_p)
     else:
         P, given_dtype = _check_proba_array_xp(y_proba, name_p, xp, device)
-    if P.shape[0] == 0:
-        raise ValueError(f"{name_p} is empty: need at least one sample")
-    check_proba_values(P, name=name_p, tolerance=row_sum_tolerance(given_dtype))
+    _check_ood_proba(P, given_dtype, u, name_p, name_u)
     if u is not None:
-        if u.shape[0] != P.shape[0]:
-            raise ValueError(
-                f"{name_p} and {name_u} have different numbers of samples: "
-                f"{P.shape[0]} and {u.shape[0]}"
-            )
         return u, False
     if host:
         P = xp.asarray(P, dtype=dtype, device=device)
