@@ -609,3 +609,18 @@ def test_version():
     rc, out, _ = run(["--version"])
     assert rc == 0
     assert out.strip() == f"skcalib {skcalib.__version__}"
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--n-bins", "0", "argument --n-bins: expected a positive integer, got '0'"),
+        ("--n-bins", "2.5", "argument --n-bins: expected a positive integer, got '2.5'"),
+        ("--seed", "-1", "argument --seed: expected an integer >= 0, got '-1'"),
+        ("--seed", "x", "argument --seed: expected an integer >= 0, got 'x'"),
+    ],
+)
+def test_integer_options_name_the_bad_value(option, value, message):
+    rc, _, err = run(["report", "--demo", option, value])
+    assert rc == 2
+    assert message in err
