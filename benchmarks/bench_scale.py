@@ -5,7 +5,7 @@ file on disk in row groups of 1,000,000 rows; the streamed report
 (``skcalib.report._stream.stream_report``, what ``skcalib report FILE.parquet`` runs) is
 timed against the "floor": reading the same two columns of the same file the way the
 report reads them (``ParquetFile.iter_batches`` of one row group at a time, batches of
-``BATCH_ROWS`` rows, ``to_numpy`` of each column) and touching every value once (their
+``batch_rows`` rows -- 1,048,576 for these 5-byte rows --, ``to_numpy`` of each column) and touching every value once (their
 sums).  Each run is a fresh subprocess, so that its peak resident memory is its own; the
 memory must stay flat when the data grows 10x.  The report runs twice: as the command does
 (a first pass over the label column finds the classes) and with the classes given
@@ -32,9 +32,13 @@ import time
 import numpy as np
 from _common import parse_args
 
-from skcalib.report._stream import BATCH_ROWS
+import pyarrow as pa
+
+from skcalib.report._stream import batch_rows
 
 ROW_GROUP = 1_000_000
+SCHEMA = pa.schema([("y", pa.int8()), ("1", pa.float32())])
+BATCH_ROWS = batch_rows(SCHEMA, SCHEMA.names)
 
 # peak RSS: VmHWM of /proc/self/status, which exec resets (ru_maxrss keeps the parent's
 # peak across fork and exec); both scripts read the first row group into numpy once
@@ -86,11 +90,10 @@ print(time.perf_counter() - t0, peak_rss())
 
 
 def write_dataset(path, n_rows, seed=0):
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     rng = np.random.default_rng(seed)
-    schema = pa.schema([("y", pa.int8()), ("1", pa.float32())])
+    schema = SCHEMA
     with pq.ParquetWriter(path, schema) as w:
         for start in range(0, n_rows, ROW_GROUP):
             n = min(ROW_GROUP, n_rows - start)

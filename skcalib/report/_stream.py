@@ -55,14 +55,20 @@ from ._report import CalibrationReport, _metric_columns
 __all__ = [
     "StreamSpec",
     "accumulate_batches",
+    "batch_rows",
     "is_dataset_path",
     "open_dataset",
     "report_from_accumulators",
     "stream_report",
 ]
 
-#: rows per record batch read from a Parquet file
-BATCH_ROWS = 1 << 18
+#: bytes of the columns of one record batch read from a Parquet file (fixed-width
+#: values; a variable-width value counts :data:`VARIABLE_WIDTH` bytes), and the fewest
+#: and most rows of a batch (see :func:`batch_rows`)
+BATCH_BYTES = 8 << 20
+VARIABLE_WIDTH = 32
+MIN_BATCH_ROWS = 1 << 12
+MAX_BATCH_ROWS = 1 << 20
 
 #: threads that compute the statistics of the batches while the calling thread reads
 #: the next ones (one: on two cores, reading and computing then run side by side; more
@@ -139,6 +145,33 @@ def open_dataset(path):
     return dataset, title
 
 
+def batch_rows(schema, columns):
+    """Rows per record batch of ``columns`` of ``schema``: about :data:`BATCH_BYTES`.
+
+    Wide rows (many probability columns) come in fewer rows, so that the memory of a
+    batch does not grow with the number of classes; narrow rows (binary predictions) in
+    up to :data:`MAX_BATCH_ROWS`, so that the fixed work of a batch is spread over many
+    rows.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> schema = pa.schema([("y", pa.int8()), ("1", pa.float32())])
+    >>> batch_rows(schema, ["y", "1"])
+    1048576
+    >>> wide = pa.schema([("y", pa.string())] + [(str(k), pa.float64()) for k in range(100)])
+    >>> batch_rows(wide, wide.names)
+    10082
+    """
+    width = 0
+    for name in columns:
+        try:
+            width += max(schema.field(name).type.bit_width // 8, 1)
+        except ValueError:  # strings and other variable-width values
+            width += VARIABLE_WIDTH
+    return int(min(MAX_BATCH_ROWS, max(MIN_BATCH_ROWS, BATCH_BYTES // max(width, 1))))
+
+
 def _columns(schema):
     """The data columns of a schema (pandas' stored index columns left out)."""
     index = set()
@@ -198,7 +231,8 @@ def _present_labels(pa, pc, dataset, label_col, progress=None):
     seen = None
     offset = 0
     for fragment in dataset.get_fragments():
-        for batch in fragment.to_batches(columns=[label_col], batch_size=BATCH_ROWS):
+        rows = batch_rows(dataset.schema, [label_col])
+        for batch in fragment.to_batches(columns=[label_col], batch_size=rows):
             col = _decode(pa, batch.column(0))
             if col.null_count:
                 i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
@@ -526,6 +560,7 @@ def _fragment_batches(dataset, columns):
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
+    rows = batch_rows(dataset.schema, columns)
     for fragment in dataset.get_fragments():
         where = _name(fragment)
         keys = ds.get_partition_keys(fragment.partition_expression) or {}
@@ -534,7 +569,7 @@ def _fragment_batches(dataset, columns):
         offset = 0
         for rg in range(pf.num_row_groups):
             # one row group per reader: a reader of the whole file reads ahead
-            for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=[rg], columns=own):
+            for batch in pf.iter_batches(batch_size=rows, row_groups=[rg], columns=own):
                 if keys:
                     arrays = [
                         batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)

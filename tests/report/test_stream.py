@@ -223,23 +223,45 @@ def test_first_bad_batch_in_file_order_raises(tmp_path):
 def test_batches_accumulate_as_a_loop_of_updates(tmp_path):
     """The accumulators of a streamed file equal, to the last bit, those of a loop that
     updates one accumulator with the batches in file order."""
-    from skcalib.report._stream import BATCH_ROWS
+    from skcalib.report._stream import batch_rows
     from skcalib.streaming import CalibrationAccumulator
 
     rng = np.random.default_rng(3)
-    n = 2 * BATCH_ROWS + 12345
+    table = pa.table({"y": np.zeros(1, np.int8), "1": np.zeros(1, np.float32)})
+    rows = batch_rows(table.schema, ["y", "1"])
+    assert rows == 1 << 20  # 5 bytes a row: the most rows of a batch
+    n = 2 * rows + 12345
     p = rng.random(n, dtype=np.float32)
     y = (rng.random(n) < p).astype(np.int8)
     path = tmp_path / "b.parquet"
-    pq.write_table(pa.table({"y": y, "1": p}), path, row_group_size=BATCH_ROWS // 3)
+    pq.write_table(pa.table({"y": y, "1": p}), path, row_group_size=rows + rows // 2)
     report = stream_report(path)
     expected = CalibrationAccumulator(labels=[0, 1], pos_label=1)
     pf = pq.ParquetFile(path)
+    n_batches = 0
     for rg in range(pf.num_row_groups):  # the batches of the report: within row groups
-        for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=[rg]):
+        for batch in pf.iter_batches(batch_size=rows, row_groups=[rg]):
             expected.update(batch.column("y").to_numpy(), batch.column("1").to_numpy())
-    assert pf.num_row_groups == 7
+            n_batches += 1
+    assert pf.num_row_groups == 2
+    assert n_batches == 3  # two in the first row group
     assert report._accumulators["model"].to_dict() == expected.to_dict()
+
+
+def test_wide_rows_come_in_fewer_rows_a_batch(tmp_path):
+    """A batch holds about BATCH_BYTES of values: 20 float64 probability columns and an
+    int64 label (168 bytes a row) come 49,932 rows at a time, within the row group."""
+    from skcalib.report._stream import BATCH_BYTES, _fragment_batches, batch_rows, open_dataset
+
+    rng = np.random.default_rng(4)
+    P = rng.dirichlet(np.ones(20), size=120_000)
+    cols = {"y": rng.integers(0, 20, 120_000)} | {str(k): P[:, k] for k in range(20)}
+    pq.write_table(pa.table(cols), tmp_path / "w.parquet")
+    dataset, _ = open_dataset(tmp_path / "w.parquet")
+    rows = batch_rows(dataset.schema, list(cols))
+    assert rows == BATCH_BYTES // 168 == 49_932
+    sizes = [b.num_rows for b, _ in _fragment_batches(dataset, list(cols))]
+    assert sizes == [49_932, 49_932, 20_136]
 
 
 @pytest.mark.parametrize(
