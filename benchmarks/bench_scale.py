@@ -5,11 +5,11 @@ file on disk in row groups of 1,000,000 rows; the streamed report
 (``skcalib.report._stream.stream_report``, what ``skcalib report FILE.parquet`` runs) is
 timed against the "floor": reading the same two columns of the same file the way the
 report reads them (``ParquetFile.iter_batches`` of one row group at a time, batches of
-``batch_rows`` rows -- 1,048,576 for these 5-byte rows --, ``to_numpy`` of each column) and touching every value once (their
-sums).  Each run is a fresh subprocess, so that its peak resident memory is its own; the
-memory must stay flat when the data grows 10x.  The report runs twice: as the command does
-(a first pass over the label column finds the classes) and with the classes given
-(``--labels 0,1``).
+``batch_rows`` rows -- 1,048,576 for these 5-byte rows --, ``to_numpy`` of each column)
+and touching every value once (their sums).  Each run is a fresh subprocess, so that its
+peak resident memory is its own; the memory must stay flat when the data grows 10x.  The
+report runs twice: as the command does (a first pass over the label column finds the
+classes) and with the classes given (``--labels 0,1``).
 
 Fairness: all the timed runs see the same cache state.  One untimed read of the file
 (after writing it) puts it in the page cache, then the floor and the two reports run
@@ -30,9 +30,8 @@ import tempfile
 import time
 
 import numpy as np
-from _common import parse_args
-
 import pyarrow as pa
+from _common import parse_args
 
 from skcalib.report._stream import batch_rows
 
