@@ -69,6 +69,7 @@ from ._validation import (
     _find_nonfinite,
     check_classification_input,
     check_proba_values,
+    check_sample_shape,
     check_sample_weight,
     row_sum_tolerance,
 )
@@ -191,16 +192,7 @@ def _check_uncertainty_xp(uncertainty, n, name, xp, device):
     u = _detached(uncertainty)
     if not xp.isdtype(u.dtype, ("real floating", "integral", "bool")):
         raise ValueError(f"{name} must contain real numbers, got dtype {u.dtype}")
-    if u.ndim == 2 and u.shape[1] == 1:
-        u = u[:, 0]
-    if u.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array, got shape {tuple(u.shape)}")
-    if u.shape[0] == 0:
-        raise ValueError(f"{name} is empty: need at least one sample")
-    if n is not None and u.shape[0] != n:
-        raise ValueError(
-            f"y_true and {name} have different numbers of samples: {n} and {u.shape[0]}"
-        )
+    u = check_sample_shape(u, name, n=n)
     u = xp.astype(u, float_dtype(u, xp, device))
     if not bool(xp.all(xp.isfinite(u))):
         raise ValueError(f"{name} contains NaN or infinity")

@@ -82,6 +82,7 @@ __all__ = [
     "check_classification_labels",
     "check_proba_chunk",
     "check_proba_values",
+    "check_sample_shape",
     "check_sample_weight",
     "checked_rows",
     "iter_row_chunks",
@@ -1044,7 +1045,15 @@ def _check_real_array(x, name, *, ndim=1, n=None, allow_scalar=False):
 
     Finiteness is checked by the callers (fused into their kernels).
     """
-    arr = _as_float(_to_numpy(x, name), name)
+    return check_sample_shape(
+        _as_float(_to_numpy(x, name), name), name, ndim=ndim, n=n, allow_scalar=allow_scalar
+    )
+
+
+def check_sample_shape(arr, name, *, ndim=1, n=None, allow_scalar=False):
+    """The shape checks of a per-sample array of any namespace (numpy or array API):
+    ``ndim`` dimensions (a column vector counts as 1-D and is returned as one), at least
+    one sample, ``n`` samples when given; a 0-d array passes with ``allow_scalar``."""
     if allow_scalar and arr.ndim == 0:
         return arr
     if ndim == 1 and arr.ndim == 2 and arr.shape[1] == 1:
@@ -1052,7 +1061,7 @@ def _check_real_array(x, name, *, ndim=1, n=None, allow_scalar=False):
     if arr.ndim != ndim:
         what = "a 1-D array" if ndim == 1 else "a 2-D array of shape (n_samples, n_draws)"
         extra = " or a scalar" if allow_scalar else ""
-        raise ValueError(f"{name} must be {what}{extra}, got shape {arr.shape}")
+        raise ValueError(f"{name} must be {what}{extra}, got shape {tuple(arr.shape)}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: need at least one sample")
     if n is not None and arr.shape[0] != n:
