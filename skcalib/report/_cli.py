@@ -377,6 +377,7 @@ def _file_reports(src, args, proba_cols):
                 labels=_split([args.labels]) if args.labels is not None else None,
                 renormalize=args.renormalize,
                 n_bins=args.n_bins,
+                progress=Progress(),
             )
         ]
     if is_dataset_path(src):

@@ -1,25 +1,28 @@
 """Reports of Parquet predictions computed on a Dask cluster (``--scheduler``, ``--dask``).
 
-The dataset is read by the workers with ``dask.dataframe.read_parquet``; each partition
-is encoded as in the streamed report (labels to the codes of :func:`make_spec`, the same
-range checks, the same group names), and :func:`skcalib.dask.accumulate_dataframe`
-reduces the accumulators of the partitions in a tree.  The client reads the schema only;
-the labels are found by the workers.  The report is built by
-:func:`report_from_accumulators`, so its fixed-bin numbers equal the streamed report's.
+The work of the streamed report, spread over the workers: one task per row group reads
+it (``ParquetFile.iter_batches``, the batches of :func:`~skcalib.report._stream.batch_rows`
+rows) and returns the accumulators of each of its batches
+(:func:`~skcalib.report._stream._batch_accumulators`), and the client merges them in file
+order.  The report is therefore the streamed report's, to the last bit.  The client reads
+the files' metadata (the row groups) and merges accumulators; the labels (a first pass
+over the label column) and the predictions are read by the workers only.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
 
-import numpy as np
-
-from ._io import PredictionsFileError, _one_line, code_dtype
+from ._io import PredictionsFileError, _one_line
 from ._stream import (
-    _codes,
-    _groups,
-    _proba,
+    _batch_accumulators,
+    _distinct_labels,
+    _files,
+    _open,
     _pyarrow,
+    _row_group_batches,
+    _sorted_labels,
+    batch_rows,
     make_spec,
     open_dataset,
     report_from_accumulators,
@@ -27,68 +30,53 @@ from ._stream import (
 
 __all__ = ["dask_report"]
 
-#: the columns of an encoded partition
-LABEL, GROUP = "__skcalib_y", "__skcalib_group"
-
 #: seconds to wait for the scheduler at ``--scheduler ADDRESS``
 CONNECT_TIMEOUT = 30
 
 
-def _proba_name(j):
-    return f"__skcalib_p{j}"
+def _pieces(dataset):
+    """``(path, file system, partition values, name, row group, first row, rows)`` of
+    every row group of a dataset, in file order (the files' metadata only)."""
+    pieces = []
+    for path, filesystem, keys, where in _files(dataset):
+        meta = _open(path, filesystem).metadata
+        offset = 0
+        for rg in range(meta.num_row_groups):
+            n_rows = meta.row_group(rg).num_rows
+            pieces.append((path, filesystem, keys, where, rg, offset, n_rows))
+            offset += n_rows
+    return pieces
 
 
-def _encode(part, spec, n_classes):
-    """A pandas partition as label codes, probabilities and group names."""
-    import pandas as pd
+def _piece_batches(piece, columns, rows):
+    path, filesystem, keys, where, rg, offset, _ = piece
+    return _row_group_batches(_open(path, filesystem), rg, columns, keys, rows, where, offset)
 
+
+@contextlib.contextmanager
+def _arrow_errors():
+    """pyarrow's errors, as the streamed report words them."""
+    pa, _, _ = _pyarrow()
+    try:
+        yield
+    except pa.ArrowException as exc:
+        raise PredictionsFileError(f"not a readable Parquet dataset: {_one_line(exc)}") from exc
+
+
+def _piece_labels(piece, label_col, rows):
+    """The distinct labels of a row group (a task)."""
     pa, pc, _ = _pyarrow()
-    table = pa.Table.from_pandas(part[spec.read], preserve_index=False).combine_chunks()
-    batches = table.to_batches()
-    batch = batches[0] if batches else None
-    if batch is None or len(batches) > 1:
-        batch = pa.RecordBatch.from_arrays(
-            [table.column(c).combine_chunks() for c in spec.read], names=list(spec.read)
-        )
-    where = "a partition"
-    k = len(spec.proba_cols)
-    out = {}
-    if batch.num_rows:
-        out[LABEL] = _codes(pa, pc, batch, spec, where, 0)
-        P = _proba(pa, batch, spec, where, 0)
-        if spec.renormalize and P.ndim == 2:
-            from ._io import _renormalize
-
-            P = _renormalize(P)
-    else:
-        out[LABEL] = np.array([], dtype=np.int8 if n_classes else object)
-        P = np.empty((0, k) if k > 1 else 0)
-    for j in range(k):
-        out[_proba_name(j)] = P[:, j] if k > 1 else P
-    group_cols = [*spec.by, *([spec.model_col] if spec.model_col else [])]
-    if group_cols:
-        names = np.empty(batch.num_rows, dtype=object)
-        if batch.num_rows:
-            for name, rows in _groups(pa, pc, batch, group_cols, spec.model_col):
-                names[rows] = name
-        out[GROUP] = names
-    return pd.DataFrame(out)
+    with _arrow_errors():
+        return _distinct_labels(pa, pc, _piece_batches(piece, [label_col], rows))
 
 
-def _distinct(parts):
-    values = [np.asarray(p.dropna() if hasattr(p, "dropna") else p).ravel() for p in parts]
-    values = [v for v in values if v.size]
-    return np.unique(np.concatenate(values)) if values else np.array([])
-
-
-def _present_labels(dask, ddf, label_col):
-    """The distinct labels, found on the workers (a tree of ``np.unique``)."""
-    task = dask.delayed(_distinct, pure=True)
-    level = [task([p]) for p in ddf[label_col].to_delayed()]
-    while len(level) > 1:
-        level = [task(level[i : i + 8]) for i in range(0, len(level), 8)]
-    (values,) = dask.compute(level[0])
-    return values
+def _piece_accumulators(piece, spec, rows):
+    """``[{group: accumulator}]`` of the batches of a row group, in order (a task)."""
+    with _arrow_errors():
+        return [
+            _batch_accumulators(batch, spec, where, offset)
+            for batch, (where, offset) in _piece_batches(piece, spec.read, rows)
+        ]
 
 
 def _connect(scheduler):
@@ -122,6 +110,7 @@ def dask_report(
     labels=None,
     renormalize=False,
     n_bins=15,
+    progress=None,
 ):
     """The report of a Parquet file, directory or glob, computed on a Dask cluster.
 
@@ -132,85 +121,58 @@ def dask_report(
     scheduler : str, default=None
         Address of the scheduler (``tcp://host:8786``); None starts a local cluster of
         one worker process per core for the duration of the call.
-    label_col, proba_cols, model_col, by, labels, renormalize, n_bins
-        As :func:`~skcalib.report._stream.stream_report`.
+    label_col, proba_cols, model_col, by, labels, renormalize, n_bins, progress
+        As :func:`~skcalib.report._stream.stream_report` (the progress is told the rows
+        of each row group as its statistics are merged).
 
     Returns
     -------
     CalibrationReport
     """
-    import dask
-    import dask.dataframe as dd
-
-    from ..dask import accumulate_dataframe
-
     dataset, title = open_dataset(path)
     label_col = "y" if label_col is None else label_col
-    source = os.fspath(path)
+    pieces = _pieces(dataset)
+    if progress is not None:
+        progress.total = sum(piece[-1] for piece in pieces)
     client, cluster = _connect(scheduler)
+    futures = []
     try:
-        with dask.config.set(scheduler=client):
-            try:
-                read = dd.read_parquet(source)
-            except (OSError, ValueError) as exc:
-                raise PredictionsFileError(
-                    f"not a readable Parquet dataset: {_one_line(exc)}"
-                ) from exc
-            if labels is None and label_col in read.columns:
-                present = _present_labels(dask, read, label_col)
-                if present.size == 0:
-                    raise PredictionsFileError("the dataset has no rows")
-                labels = [str(v) for v in present.tolist()]
-            spec = make_spec(
-                dataset,
-                label_col=label_col,
-                proba_cols=proba_cols,
-                model_col=model_col,
-                by=by,
-                labels=labels,
-                renormalize=renormalize,
-                n_bins=n_bins,
-            )
-            n_classes = None if spec.classes is None else len(spec.classes)
-            k = len(spec.proba_cols)
-            meta = {LABEL: np.array([], dtype=code_dtype(n_classes) if n_classes else object)}
-            meta.update({_proba_name(j): np.array([], dtype=np.float64) for j in range(k)})
-            grouped = bool(spec.by or spec.model_col)
-            if grouped:
-                meta[GROUP] = np.array([], dtype=object)
-            import pandas as pd
-
-            encoded = read[spec.read].map_partitions(
-                _encode, spec, n_classes, meta=pd.DataFrame(meta)
-            )
-            if n_classes is None:
-                params = {"n_bins": n_bins, "pos_label": spec.pos_label}
-            else:
-                params = {
-                    "n_bins": n_bins,
-                    "labels": np.arange(n_classes),
-                    "pos_label": spec.pos_index,
-                }
-            probas = [_proba_name(j) for j in range(k)]
-            try:
-                accs = accumulate_dataframe(
-                    encoded,
-                    label_col=LABEL,
-                    proba_cols=probas if k > 1 else probas[0],
-                    by=GROUP if grouped else None,
-                    **params,
-                )
-            except PredictionsFileError:
-                raise
-            except ValueError as exc:
-                raise PredictionsFileError(_one_line(exc)) from exc
+        present = None
+        if labels is None and label_col in dataset.schema.names:
+            rows = batch_rows(dataset.schema, [label_col])
+            futures = client.map(_piece_labels, pieces, label_col=label_col, rows=rows, pure=False)
+            present = _sorted_labels(client.gather(futures))
+        spec = make_spec(
+            dataset,
+            label_col=label_col,
+            proba_cols=proba_cols,
+            model_col=model_col,
+            by=by,
+            labels=labels,
+            renormalize=renormalize,
+            n_bins=n_bins,
+            present=present,
+        )
+        rows = batch_rows(dataset.schema, spec.read)
+        futures = client.map(_piece_accumulators, pieces, spec=spec, rows=rows, pure=False)
+        accs = {}
+        for piece, future in zip(pieces, futures, strict=True):
+            for part in future.result():  # merged in file order, as the streamed report
+                for name, acc in part.items():
+                    if name in accs:
+                        accs[name].merge(acc)
+                    else:
+                        accs[name] = acc
+            future.release()
+            if progress is not None:
+                progress.update(piece[-1])
     finally:
+        if progress is not None:
+            progress.close()
+        client.cancel(futures)
         client.close()
         if cluster is not None:
             cluster.close()
-    if not grouped:
-        accs = {"model": accs}
-    accs = {name: acc for name, acc in accs.items() if acc.n_samples_}
     if not accs:
         raise PredictionsFileError("the dataset has no rows")
     return report_from_accumulators(accs, n_bins=n_bins, title=title, classes=spec.classes)

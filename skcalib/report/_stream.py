@@ -226,25 +226,35 @@ def _decode(pa, arr):
     return arr
 
 
-def _present_labels(pa, pc, dataset, label_col, progress=None):
+def _present_labels(pa, pc, dataset, label_col):
     """Sorted distinct labels: a pass over the label column alone."""
+    return _sorted_labels([_distinct_labels(pa, pc, _fragment_batches(dataset, [label_col]))])
+
+
+def _distinct_labels(pa, pc, items):
+    """The distinct values (a pyarrow array, None without rows) of the label column, the
+    only column of the batches of ``items`` (``(batch, (file name, first row))``); an
+    empty label raises :class:`PredictionsFileError` naming its row."""
     seen = None
-    offset = 0
-    for fragment in dataset.get_fragments():
-        rows = batch_rows(dataset.schema, [label_col])
-        for batch in fragment.to_batches(columns=[label_col], batch_size=rows):
-            col = _decode(pa, batch.column(0))
-            if col.null_count:
-                i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-                raise PredictionsFileError(
-                    f"label column {label_col!r} is empty at row {i + offset} of {_name(fragment)}"
-                )
-            u = pc.unique(col)
-            seen = u if seen is None else pc.unique(pa.concat_arrays([seen, u.cast(seen.type)]))
-            offset += batch.num_rows
-        offset = 0
-    if seen is None:
+    for batch, (where, offset) in items:
+        col = _decode(pa, batch.column(0))
+        if col.null_count:
+            i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+            raise PredictionsFileError(
+                f"label column {batch.schema.names[0]!r} is empty at row {i + offset} of {where}"
+            )
+        u = pc.unique(col)
+        seen = u if seen is None else pc.unique(pa.concat_arrays([seen, u.cast(seen.type)]))
+    return seen
+
+
+def _sorted_labels(parts):
+    """The sorted distinct labels of the :func:`_distinct_labels` of parts of a dataset."""
+    pa, pc, _ = _pyarrow()
+    parts = [u for u in parts if u is not None]
+    if not parts:
         raise PredictionsFileError("the dataset has no rows")
+    seen = pc.unique(pa.concat_arrays([u.cast(parts[0].type) for u in parts]))
     values = seen.to_numpy(zero_copy_only=False)
     if values.dtype.kind == "O":
         values = values.astype(str)
@@ -547,37 +557,56 @@ def _groups(pa, pc, batch, group_cols, model_col):
         yield names[int(sorted_codes[bounds[g]])], rows
 
 
+def _files(dataset):
+    """``(path, file system, Hive partition values, name)`` of each file of a dataset."""
+    import pyarrow.dataset as ds
+
+    for fragment in dataset.get_fragments():
+        keys = ds.get_partition_keys(fragment.partition_expression) or {}
+        yield fragment.path, fragment.filesystem, keys, _name(fragment)
+
+
+def _open(path, filesystem):
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path, filesystem=filesystem, pre_buffer=False)
+
+
+def _row_group_batches(pf, rg, columns, keys, rows, where, offset):
+    """``(batch, (file name, first row))`` of row group ``rg`` of an open file, whose
+    first row is row ``offset`` of the file, in batches of ``rows`` rows; Hive partition
+    values (``keys``) become constant columns."""
+    import pyarrow as pa
+
+    own = [c for c in columns if c not in keys]
+    # one row group per reader: a reader of the whole file reads ahead
+    for batch in pf.iter_batches(batch_size=rows, row_groups=[rg], columns=own):
+        if keys:
+            arrays = [
+                batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
+                for c in columns
+            ]
+            batch = pa.RecordBatch.from_arrays(arrays, names=columns)
+        yield batch, (where, offset)
+        offset += batch.num_rows
+
+
 def _fragment_batches(dataset, columns):
     """``(batch, (file name, first row))`` of every file of a dataset, in order.
 
     Read synchronously, one row group at a time, with ``ParquetFile.iter_batches``
-    (decoded batch by batch): the dataset scanner (and a reader of a whole file) reads
-    ahead without limit when its consumer is slower than the disk, which would hold the
-    whole file in memory.  Hive partition values (directory
-    names ``key=value``) become constant columns.
+    (decoded batch by batch, :func:`batch_rows` rows at a time): the dataset scanner
+    (and a reader of a whole file) reads ahead without limit when its consumer is slower
+    than the disk, which would hold the whole file in memory.  Hive partition values
+    (directory names ``key=value``) become constant columns.
     """
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-    import pyarrow.parquet as pq
-
     rows = batch_rows(dataset.schema, columns)
-    for fragment in dataset.get_fragments():
-        where = _name(fragment)
-        keys = ds.get_partition_keys(fragment.partition_expression) or {}
-        own = [c for c in columns if c not in keys]
-        pf = pq.ParquetFile(fragment.path, filesystem=fragment.filesystem, pre_buffer=False)
+    for path, filesystem, keys, where in _files(dataset):
+        pf = _open(path, filesystem)
         offset = 0
         for rg in range(pf.num_row_groups):
-            # one row group per reader: a reader of the whole file reads ahead
-            for batch in pf.iter_batches(batch_size=rows, row_groups=[rg], columns=own):
-                if keys:
-                    arrays = [
-                        batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
-                        for c in columns
-                    ]
-                    batch = pa.RecordBatch.from_arrays(arrays, names=columns)
-                yield batch, (where, offset)
-                offset += batch.num_rows
+            yield from _row_group_batches(pf, rg, columns, keys, rows, where, offset)
+            offset += pf.metadata.row_group(rg).num_rows
 
 
 def stream_report(

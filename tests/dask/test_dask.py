@@ -366,6 +366,80 @@ def test_report_on_the_cluster_equals_the_streamed_report(client, tmp_path):
         assert out.splitlines()[0] == ref.to_string().splitlines()[0]
 
 
+def _same_accumulators(got, ref):
+    assert list(got._accumulators) == list(ref._accumulators)
+    for name, acc in ref._accumulators.items():
+        assert got._accumulators[name].to_dict() == acc.to_dict(), name
+
+
+def test_report_on_the_cluster_is_the_streamed_report_to_the_last_bit(client, tmp_path):
+    """The row groups are read and their batches accumulated on the workers, and merged
+    in file order: the accumulators are those of the streamed report, bit for bit, with
+    groups, Hive partitions, string labels found by the workers' pass and wide rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from skcalib.report._dask import dask_report
+    from skcalib.report._stream import stream_report
+
+    path = _report_cases(tmp_path)
+    address = client.scheduler.address
+    for options in ({}, {"model_col": "model", "by": ["region"]}):
+        got = dask_report(path, scheduler=address, proba_cols=["ant", "bee", "cat"], **options)
+        _same_accumulators(got, stream_report(path, proba_cols=["ant", "bee", "cat"], **options))
+    rng = np.random.default_rng(5)
+    for i, day in enumerate(["d1", "d2"]):
+        (tmp_path / "hive" / f"day={day}").mkdir(parents=True)
+        p = rng.random(900)
+        y = np.where(rng.random(900) < p, "spam", "ham")
+        pq.write_table(
+            pa.table({"y": y, "ham": 1 - p, "spam": p}),
+            tmp_path / "hive" / f"day={day}" / "part.parquet",
+            row_group_size=250 + 100 * i,
+        )
+    hive = str(tmp_path / "hive")
+    got = dask_report(hive, scheduler=address, by=["day"], proba_cols=["ham", "spam"])
+    ref = stream_report(hive, by=["day"], proba_cols=["ham", "spam"])
+    assert list(got._accumulators) == ["day=d1", "day=d2"]
+    _same_accumulators(got, ref)
+
+
+def test_report_on_the_cluster_errors_name_the_first_bad_row_in_file_order(client, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from skcalib.report._dask import dask_report
+    from skcalib.report._io import PredictionsFileError
+
+    p = np.full(1000, 0.25)
+    p[[830, 120]] = [1.5, 2.0]  # bad in row groups 0 and 4 (of 200 rows)
+    y = np.arange(1000) % 2
+    pq.write_table(pa.table({"y": y, "1": p}), tmp_path / "b.parquet", row_group_size=200)
+    address = client.scheduler.address
+    with pytest.raises(PredictionsFileError, match=r"row 120 of b\.parquet"):
+        dask_report(str(tmp_path / "b.parquet"), scheduler=address)
+    y = np.array([0, 1, None, 1] * 50, dtype=object)
+    pq.write_table(pa.table({"y": y, "1": np.full(200, 0.5)}), tmp_path / "n.parquet")
+    with pytest.raises(PredictionsFileError, match=r"label column 'y' is empty at row 2 of n"):
+        dask_report(str(tmp_path / "n.parquet"), scheduler=address)
+
+
+def test_report_on_the_cluster_shows_its_progress(client, tmp_path):
+    from skcalib.report._dask import dask_report
+    from skcalib.report._progress import Progress
+    from tests.report.test_stream import FakeTTY, dyadic_predictions, write_parquet
+
+    y, P = dyadic_predictions(1000, seed=11)
+    path = write_parquet(tmp_path / "p.parquet", y, P, row_group_size=250)
+    stream = FakeTTY()
+    progress = Progress(stream=stream, delay=0.0, interval=0.0)
+    dask_report(path, scheduler=client.scheduler.address, progress=progress)
+    lines = stream.getvalue().split("\r")[1:]
+    assert len(lines) == 5  # one per row group of 250 rows, then the final count
+    assert lines[0].startswith("skcalib report: 250 rows of 1,000 (25%), ")
+    assert lines[-1].startswith("skcalib report: 1,000 rows of 1,000 (100%), ")
+
+
 def test_report_on_the_cluster_binary_single_column(client, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
