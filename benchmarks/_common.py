@@ -23,10 +23,14 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def parse_args(description):
+def parse_args(description, extra=None):
+    """The options of every script (``--quick``, ``--repeat``); ``extra(parser)`` adds a
+    script's own."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test in CI")
     parser.add_argument("--repeat", type=int, default=None, help="timing repetitions")
+    if extra is not None:
+        extra(parser)
     args = parser.parse_args()
     print(f"skcalib {skcalib.__version__}, numpy {np.__version__}, CPU: {cpu_model()}")
     return args

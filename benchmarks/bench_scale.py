@@ -19,10 +19,17 @@ report reads on the calling thread exactly as the floor does, and computes on a 
 thread meanwhile (as ``skcalib report`` does): on a machine whose other cores are busy,
 that thread gains nothing.
 
-Run: python benchmarks/bench_scale.py [--quick] [--repeat N]  (full: 10 and 100 million
-rows; --quick: 0.2 and 2 million)
+With ``--dask N`` a fourth row times the same report computed on a local Dask cluster of
+N worker processes of one thread each (``skcalib report --scheduler ADDRESS``: one task
+per row group, merged on the client), started and warmed up before any clock starts, as a
+cluster that is already running; it runs in this process, so it has no peak RSS of its
+own.  On a machine with as many free cores as workers, this is the row that scales.
+
+Run: python benchmarks/bench_scale.py [--quick] [--repeat N] [--dask N]  (full: 10 and
+100 million rows; --quick: 0.2 and 2 million)
 """
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -108,8 +115,18 @@ def run(script, *argv):
     return float(out[0]), int(out[1]) * 1024  # KiB
 
 
+def _workers(parser):
+    parser.add_argument(
+        "--dask",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time the report on a local Dask cluster of N worker processes",
+    )
+
+
 def main():
-    args = parse_args(__doc__)
+    args = parse_args(__doc__, extra=_workers)
     repeat = args.repeat or (1 if args.quick else 5)
     sizes = (200_000, 2_000_000) if args.quick else (10_000_000, 100_000_000)
     runs = {
@@ -117,6 +134,39 @@ def main():
         "skcalib report": (REPORT, []),
         "skcalib report --labels 0,1": (REPORT, ["0,1"]),
     }
+    with contextlib.ExitStack() as stack:
+        if args.dask:
+            runs[f"report on {args.dask} Dask workers"] = (_dask_runner(stack, args.dask), [])
+        _measure(args, runs, sizes, repeat)
+
+
+def _dask_runner(stack, n_workers):
+    """A run of the report on a local cluster, timed in this process: (seconds, None)."""
+    from distributed import Client, LocalCluster
+
+    from skcalib.report._dask import dask_report
+
+    cluster = stack.enter_context(
+        LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            worker_dashboard_address=None,
+        )
+    )
+    stack.enter_context(Client(cluster))
+
+    def run_on_cluster(path):
+        t0 = time.perf_counter()
+        r = dask_report(path, scheduler=cluster.scheduler_address)
+        assert r.n_samples["model"] > 0
+        return time.perf_counter() - t0, None
+
+    return run_on_cluster
+
+
+def _measure(args, runs, sizes, repeat):
     rss = {}
     with tempfile.TemporaryDirectory(prefix="skcalib-bench-") as tmp:
         for n in sizes:
@@ -129,26 +179,31 @@ def main():
                 f"{time.perf_counter() - t0:.1f} s)"
             )
             run(FLOOR, path)  # untimed: every timed run then reads from the page cache
+            for script, _ in runs.values():
+                if callable(script):
+                    script(path)  # untimed: the workers import what the report needs
             times = {name: [] for name in runs}
             mems = {name: [] for name in runs}
             for _ in range(repeat):  # interleaved rounds
                 for name, (script, extra) in runs.items():
-                    t, m = run(script, path, *extra)
+                    t, m = script(path) if callable(script) else run(script, path, *extra)
                     times[name].append(t)
                     mems[name].append(m)
             t_floor = min(times["pyarrow floor"])
             for name in runs:
-                t, m = min(times[name]), max(mems[name])
-                if name != "pyarrow floor":
+                t = min(times[name])
+                m = None if None in mems[name] else max(mems[name])
+                if name != "pyarrow floor" and m is not None:
                     rss.setdefault(name, []).append(m)
                 target = (
                     ""
                     if args.quick or name == "pyarrow floor"
                     else f"  target <= 2.0x (aim 1.6x)  {'OK' if t <= 2 * t_floor else 'MISS'}"
                 )
+                memory = "" if m is None else f"  peak RSS {m / 2**20:6.0f} MiB"
                 print(
                     f"  {name:<30s} {t:8.3f} s  ratio {t / t_floor:5.2f}x  "
-                    f"{n / t / 1e6:7.1f} M rows/s  peak RSS {m / 2**20:6.0f} MiB  "
+                    f"{n / t / 1e6:7.1f} M rows/s{memory}  "
                     f"(best of {repeat}; all {', '.join(f'{x:.3f}' for x in times[name])}){target}"
                 )
             os.remove(path)

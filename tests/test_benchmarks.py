@@ -21,3 +21,18 @@ def test_benchmark_quick_mode_runs(script):
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "ratio" in proc.stdout
+
+
+def test_bench_scale_times_the_report_on_a_dask_cluster():
+    pytest.importorskip("distributed")
+    proc = subprocess.run(
+        [sys.executable, "bench_scale.py", "--quick", "--repeat", "1", "--dask", "2"],
+        cwd=BENCH_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [line for line in proc.stdout.splitlines() if "report on 2 Dask workers" in line]
+    assert len(rows) == 2  # one per size
+    assert all("ratio" in line and "peak RSS" not in line for line in rows)
