@@ -19,11 +19,12 @@ report reads on the calling thread exactly as the floor does, and computes on a 
 thread meanwhile (as ``skcalib report`` does): on a machine whose other cores are busy,
 that thread gains nothing.
 
-With ``--dask N`` a fourth row times the same report computed on a local Dask cluster of
-N worker processes of one thread each (``skcalib report --scheduler ADDRESS``: one task
-per row group, merged on the client), started and warmed up before any clock starts, as a
-cluster that is already running; it runs in this process, so it has no peak RSS of its
-own.  On a machine with as many free cores as workers, this is the row that scales.
+With ``--dask N`` a second round times the same report computed on a local Dask cluster
+of N worker processes of one thread each (``skcalib report --scheduler ADDRESS``: one
+task per row group, merged on the client), started and warmed up before any clock
+starts, as a cluster that is already running, against the floor measured with the
+cluster up; it runs in this process, so it has no peak RSS of its own.  On a machine
+with as many free cores as workers, this is the row that scales.
 
 Run: python benchmarks/bench_scale.py [--quick] [--repeat N] [--dask N]  (full: 10 and
 100 million rows; --quick: 0.2 and 2 million)
@@ -134,10 +135,15 @@ def main():
         "skcalib report": (REPORT, []),
         "skcalib report --labels 0,1": (REPORT, ["0,1"]),
     }
-    with contextlib.ExitStack() as stack:
-        if args.dask:
-            runs[f"report on {args.dask} Dask workers"] = (_dask_runner(stack, args.dask), [])
-        _measure(args, runs, sizes, repeat)
+    _measure(args, runs, sizes, repeat)
+    if args.dask:  # a second round, with the cluster up (its idle processes cost CPU too)
+        print(f"With a local cluster of {args.dask} Dask worker processes running:")
+        with contextlib.ExitStack() as stack:
+            runs = {
+                "pyarrow floor": (FLOOR, []),
+                f"report on {args.dask} Dask workers": (_dask_runner(stack, args.dask), []),
+            }
+            _measure(args, runs, sizes, repeat)
 
 
 def _dask_runner(stack, n_workers):
