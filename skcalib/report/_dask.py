@@ -157,7 +157,9 @@ def dask_report(
         futures = client.map(_piece_accumulators, pieces, spec=spec, rows=rows, pure=False)
         accs = {}
         for piece, future in zip(pieces, futures, strict=True):
-            for part in future.result():  # merged in file order, as the streamed report
+            # in file order, as the streamed report merges (the first error in file order
+            # is raised)
+            for part in future.result():
                 for name, acc in part.items():
                     if name in accs:
                         accs[name].merge(acc)

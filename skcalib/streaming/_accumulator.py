@@ -131,15 +131,19 @@ def _fine_cell(x, *, at_most_one=False, out=None):
     ``x`` (in its dtype, float32 or float64), shifted down by a slack larger than their
     rounding error: the result is then the cell or the one below it, which one exact
     comparison with the upper edge of the cell decides.  ``at_most_one``: the caller
-    knows that no value exceeds 1 (a pass saved).  ``out``: work arrays ``(t, cell)`` of
-    the shape of ``x``, of its dtype and of intp (the result is ``cell``); a stream reuses
-    them from chunk to chunk: a cast or a logarithm into a fresh array of a chunk's size
-    takes several times as long as into a reused one.
+    knows that no value exceeds 1 (a pass saved).  ``out``: work arrays ``(t, cell,
+    above)`` of the shape of ``x``, of its dtype, of intp and of bool (the result is
+    ``cell``); a stream reuses them from chunk to chunk: a cast or a logarithm into a fresh
+    array of a chunk's size takes several times as long as into a reused one, and longer
+    still where the allocator returns freed memory to the system at once (Dask's worker
+    processes set ``MALLOC_TRIM_THRESHOLD_=65536``).
     """
     x = np.asarray(x)
     if x.dtype not in _UPPER:
         x = x.astype(np.float64)
-    t, cell = (np.empty_like(x), np.empty(x.shape, np.intp)) if out is None else out
+    if out is None:
+        out = np.empty_like(x), np.empty(x.shape, np.intp), np.empty(x.shape, bool)
+    t, cell, above = out
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         np.subtract(1, x, out=t)
         np.divide(x, t, out=t)  # odds: inf at 1, negative above 1
@@ -150,8 +154,11 @@ def _fine_cell(x, *, at_most_one=False, out=None):
     if not at_most_one:
         t[np.isnan(t)] = FINE_CELLS + 1  # above 1: the last cell, moved up below
     np.copyto(cell, t, casting="unsafe")  # truncation: t >= 0
-    np.take(_UPPER[x.dtype], cell, out=t)
-    cell += x > t  # the values above the upper edge of their cell: one cell up
+    # mode="clip": the cells are valid indices, and np.take buffers ``out`` (a copy of
+    # the chunk) in its default mode "raise"
+    np.take(_UPPER[x.dtype], cell, out=t, mode="clip")
+    # the values above the upper edge of their cell: one cell up
+    cell += np.greater(x, t, out=above)
     return cell
 
 
@@ -365,7 +372,8 @@ class CalibrationAccumulator:
         labels (the common stream), in one pass over cache-sized chunks.
 
         Each chunk's values go to their fine cell and the (cell, label) counts and
-        probability sums are taken by two ``bincount``; the equal-width bins are unions
+        probability sums are added in place (``np.add.at``: no chunk-sized temporary); the
+        equal-width bins are unions
         of fine cells, except the few cells that hold an equal-width edge, whose values
         are split by one exact comparison (:func:`_coarse_plan`).  The accuracy is read
         from the cells too (the positive class is predicted above 0.5, a fine edge).  The
@@ -389,17 +397,17 @@ class CalibrationAccumulator:
             k = stop - start
             x, yc = p[start:stop], y[start:stop]
             t, x64 = t_buf[:k], x64_buf[:k]
-            cell = _fine_cell(x, at_most_one=True, out=(t, cell_buf[:k]))
-            s = np.flatnonzero(np.take(split, cell, out=split_buf[:k]))
+            cell = _fine_cell(x, at_most_one=True, out=(t, cell_buf[:k], split_buf[:k]))
+            s = np.flatnonzero(np.take(split, cell, out=split_buf[:k], mode="clip"))
             if s.size:
                 xs = x[s]
                 up = xs > split_edge[cell[s]]
                 moved.append((lo_bin[cell[s][up]], xs[up], yc[s][up]))
             np.copyto(x64, x)
-            sum_proba += np.bincount(cell, weights=x64, minlength=size)
+            np.add.at(sum_proba, cell, x64)
             cell <<= 1
             cell += yc
-            per_cell += np.bincount(cell, minlength=2 * size)
+            np.add.at(per_cell, cell, 1)
             # Brier: (p - y)^2 in float64; log-loss: -log of the probability of the
             # observed class, 1 - p in the input dtype, clipped as the batch function
             d = np.subtract(x64, yc, out=x64)
