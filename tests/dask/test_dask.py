@@ -402,6 +402,19 @@ def test_report_on_the_cluster_is_the_streamed_report_to_the_last_bit(client, tm
     ref = stream_report(hive, by=["day"], proba_cols=["ham", "spam"])
     assert list(got._accumulators) == ["day=d1", "day=d2"]
     _same_accumulators(got, ref)
+    # the labels as Hive partitions (directories y=0 and y=1): found by the workers too
+    for label in (0, 1):
+        (tmp_path / "by-label" / f"y={label}").mkdir(parents=True)
+        pq.write_table(
+            pa.table({"1": rng.random(500)}),
+            tmp_path / "by-label" / f"y={label}" / "part.parquet",
+            row_group_size=200,
+        )
+    by_label = str(tmp_path / "by-label")
+    got = dask_report(by_label, scheduler=address)
+    ref = stream_report(by_label)
+    assert got.n_samples["model"] == 1000
+    _same_accumulators(got, ref)
 
 
 def test_report_on_the_cluster_errors_name_the_first_bad_row_in_file_order(client, tmp_path):
