@@ -372,10 +372,10 @@ class CalibrationAccumulator:
         labels (the common stream), in one pass over cache-sized chunks.
 
         Each chunk's values go to their fine cell and the (cell, label) counts and
-        probability sums are added in place (``np.add.at``: no chunk-sized temporary); the
-        equal-width bins are unions
-        of fine cells, except the few cells that hold an equal-width edge, whose values
-        are split by one exact comparison (:func:`_coarse_plan`).  The accuracy is read
+        probability sums are added in place (``np.add.at``: no chunk-sized temporary);
+        the equal-width bins are unions of fine cells, except the few cells that hold an
+        equal-width edge, whose values are split by one exact comparison
+        (:func:`_coarse_plan`).  The accuracy is read
         from the cells too (the positive class is predicted above 0.5, a fine edge).  The
         Brier score and the log-loss are summed per chunk exactly as the batch functions
         compute them per sample.
