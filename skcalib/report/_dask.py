@@ -131,7 +131,8 @@ def dask_report(
     """
     dataset, title = open_dataset(path)
     label_col = "y" if label_col is None else label_col
-    pieces = _pieces(dataset)
+    with _arrow_errors():
+        pieces = _pieces(dataset)
     if progress is not None:
         progress.total = sum(piece[-1] for piece in pieces)
     client, cluster = _connect(scheduler)

@@ -431,6 +431,11 @@ def test_report_on_the_cluster_errors_name_the_first_bad_row_in_file_order(clien
     address = client.scheduler.address
     with pytest.raises(PredictionsFileError, match=r"row 120 of b\.parquet"):
         dask_report(str(tmp_path / "b.parquet"), scheduler=address)
+    (tmp_path / "two").mkdir()
+    pq.write_table(pa.table({"y": y[:200], "1": np.full(200, 0.5)}), tmp_path / "two" / "a.parquet")
+    (tmp_path / "two" / "b.parquet").write_bytes(b"PAR1 not a parquet file PAR1")
+    with pytest.raises(PredictionsFileError, match="not a readable Parquet dataset"):
+        dask_report(str(tmp_path / "two" / "*.parquet"), scheduler=address)
     y = np.array([0, 1, None, 1] * 50, dtype=object)
     pq.write_table(pa.table({"y": y, "1": np.full(200, 0.5)}), tmp_path / "n.parquet")
     with pytest.raises(PredictionsFileError, match=r"label column 'y' is empty at row 2 of n"):
