@@ -105,3 +105,17 @@ def compare(name, func, peer, repeat, at_least=None):
         f"{name:<58s} {t * 1e3:9.2f} ms  peer {t_peer * 1e3:9.2f} ms  {speedup:5.2f}x faster{tgt}"
     )
     return speedup
+
+
+def local_cluster(n_workers):
+    """A ``distributed.LocalCluster`` of ``n_workers`` worker processes of one thread
+    each, without dashboards."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    )

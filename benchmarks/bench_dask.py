@@ -18,7 +18,7 @@ import os
 import time
 
 import numpy as np
-from _common import cpu_model, parse_args
+from _common import cpu_model, local_cluster, parse_args
 
 
 def _data(n, chunk, seed):
@@ -32,20 +32,11 @@ def _data(n, chunk, seed):
 
 def throughput(n_workers, n, chunk, repeat):
     """Rows per second, (end to end, persisted), the median of ``repeat`` runs each."""
-    from distributed import Client, LocalCluster, wait
+    from distributed import Client, wait
 
     from skcalib.dask import accumulate
 
-    with (
-        LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            worker_dashboard_address=None,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+    with local_cluster(n_workers) as cluster, Client(cluster) as client:
         accumulate(*_data(chunk, chunk, 0), labels=[0, 1])  # warm up the workers
         end_to_end, persisted = [], []
         for r in range(repeat):

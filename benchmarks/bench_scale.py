@@ -39,7 +39,7 @@ import time
 
 import numpy as np
 import pyarrow as pa
-from _common import parse_args
+from _common import local_cluster, parse_args
 
 from skcalib.report._stream import batch_rows
 
@@ -148,19 +148,11 @@ def main():
 
 def _dask_runner(stack, n_workers):
     """A run of the report on a local cluster, timed in this process: (seconds, None)."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     from skcalib.report._dask import dask_report
 
-    cluster = stack.enter_context(
-        LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            worker_dashboard_address=None,
-        )
-    )
+    cluster = stack.enter_context(local_cluster(n_workers))
     stack.enter_context(Client(cluster))
 
     def run_on_cluster(path):
