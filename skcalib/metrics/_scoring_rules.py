@@ -655,27 +655,36 @@ def brier_decomposition(
         mode = "binary" if binary else "classwise"
         # numpy sums of the bins (computed on the device for array-API input)
         stats = bin_stats(data, multiclass=mode, n_bins=n_bins, strategy=strategy)
-        cnt, sp, st = stats.count, stats.sum_proba, stats.sum_true
-        W = stats.total_weight
-        nz = cnt > 0
-        fbar = np.zeros_like(sp)
-        obar = np.zeros_like(st)
-        np.divide(sp, cnt, out=fbar, where=nz)
-        np.divide(st, cnt, out=obar, where=nz)
-        clim = st.sum(axis=1) / W  # per group (class)
-        rel = float(np.sum(cnt * (fbar - obar) ** 2) / W)
-        res = float(np.sum(cnt * (obar - clim[:, None]) ** 2) / W)
-        unc = float(np.sum(clim * (1 - clim)))
-        # totals of p^2 and of p * outcome over the binned probabilities
-        sum_ff, sum_fo = _binned_totals(data)
-        wbv = max((sum_ff - float(np.sum(cnt * fbar * fbar))) / W, 0.0)
-        wbc = 2.0 * (sum_fo - float(np.sum(cnt * fbar * obar))) / W
+        return binned_decomposition(stats, *_binned_totals(data))
     return Bunch(
         uncertainty=unc,
         resolution=res,
         reliability=rel,
         within_bin_variance=float(wbv),
         within_bin_covariance=float(wbc),
+    )
+
+
+def binned_decomposition(stats, sum_ff, sum_fo):
+    """The Brier decomposition of :func:`brier_decomposition` with ``n_bins``, from the
+    bin statistics (one group, binary, or one per class) and the weighted
+    totals of ``p^2`` and ``p * outcome`` over the binned probabilities
+    (:func:`_binned_totals`); shared with the streaming accumulator."""
+    cnt, sp, st = stats.count, stats.sum_proba, stats.sum_true  # (groups, bins)
+    W = stats.total_weight
+    nz = cnt > 0
+    fbar = np.zeros_like(sp)
+    obar = np.zeros_like(st)
+    np.divide(sp, cnt, out=fbar, where=nz)
+    np.divide(st, cnt, out=obar, where=nz)
+    clim = st.sum(axis=1) / W  # per group (class)
+    wbv = max((sum_ff - float(np.sum(cnt * fbar * fbar))) / W, 0.0)
+    return Bunch(
+        uncertainty=float(np.sum(clim * (1 - clim))),
+        resolution=float(np.sum(cnt * (obar - clim[:, None]) ** 2) / W),
+        reliability=float(np.sum(cnt * (fbar - obar) ** 2) / W),
+        within_bin_variance=float(wbv),
+        within_bin_covariance=float(2.0 * (sum_fo - float(np.sum(cnt * fbar * obar))) / W),
     )
 
 

@@ -9,6 +9,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from skcalib.metrics import (
+    brier_decomposition,
     brier_score,
     expected_calibration_error,
     max_calibration_error,
@@ -87,11 +88,33 @@ def test_streamed_equals_batch_for_any_chunking(kind, weighted, dtype, seed):
     for name in ("prob_true", "prob_pred", "bin_count", "prob_true_low", "prob_true_high"):
         assert_allclose(curve[name], ref[name], rtol=RTOL, atol=1e-15, equal_nan=True)
     assert_array_equal(curve.bin_edges, ref.bin_edges)
+    # the binned Brier decomposition (equal-width bins), whose terms add up to the score
+    # (of the positive class; the two float32 columns sum to 1 within float32 rounding)
+    d = acc.brier_decomposition()
+    _assert_decomposition_equal(
+        d, brier_decomposition(y, P, sample_weight=w, labels=labels, n_bins=15)
+    )
+    terms = d.reliability - d.resolution + d.uncertainty
+    terms += d.within_bin_variance - d.within_bin_covariance
+    rel = 1e-6 if kind == "binary_2d" and dtype == np.float32 else 1e-12
+    assert terms == pytest.approx(want["brier_score"], rel=rel)
     if kind == "multiclass":
         cw = acc.reliability_curve(multiclass="classwise")
         ref = reliability_curve(y, P, sample_weight=w, labels=labels, multiclass="classwise")
         assert_allclose(cw.bin_count, ref.bin_count, rtol=RTOL)
         assert_allclose(cw.prob_true, ref.prob_true, rtol=RTOL, equal_nan=True)
+
+
+def _assert_decomposition_equal(got, want):
+    """The terms of two Brier decompositions agree to 1e-12, relative for the terms of the
+    bins, absolute for the within-bin terms (differences of totals of p^2 and p * o of
+    the order of the Brier score, computed in another order)."""
+    assert got.keys() == want.keys()
+    for name, value in want.items():
+        if name.startswith("within_bin"):
+            assert got[name] == pytest.approx(value, rel=0, abs=1e-12), name
+        else:
+            assert got[name] == pytest.approx(value, rel=RTOL, abs=1e-15), name
 
 
 def _exact_rmsce_with_edges(conf, outcome, w, edges):
@@ -197,6 +220,10 @@ def test_merge_is_exact_associative_and_commutative():
     for key in whole:
         assert ab_c[key] == pytest.approx(whole[key], rel=RTOL)
         assert c_ba[key] == pytest.approx(whole[key], rel=RTOL)
+    merged = pickle.loads(pickle.dumps(parts[2])).merge(parts[0]).merge(parts[1])
+    _assert_decomposition_equal(
+        merged.brier_decomposition(), brier_decomposition(y, P, n_bins=15, labels=labels)
+    )
     # an empty accumulator is the identity
     empty = CalibrationAccumulator(labels=labels)
     assert empty.merge(parts[0]).compute() == parts[0].compute()
@@ -222,6 +249,7 @@ def test_to_dict_json_round_trip_and_bounded_size():
         text = json.dumps(acc.to_dict())
         back = CalibrationAccumulator.from_dict(json.loads(text))
         assert back.compute() == acc.compute()
+        assert back.brier_decomposition() == acc.brier_decomposition()
         assert_array_equal(back.classes_, acc.classes_)
         sizes.append(len(text))
         # tomorrow's data merges into the stored state
@@ -310,6 +338,8 @@ def test_binary_kernel_equals_the_general_binning(dtype, n_bins):
     assert a["correct"] == b["correct"]
     assert a["brier_sum"] == pytest.approx(b["brier_sum"], rel=1e-13)
     assert a["log_loss_sum"] == pytest.approx(b["log_loss_sum"], rel=1e-13)
+    assert a["sum_ff"] == pytest.approx(b["sum_ff"], rel=1e-13)
+    assert a["sum_fo"] == pytest.approx(b["sum_fo"], rel=1e-13)
     got = fast.compute()
     want = {
         "expected_calibration_error": expected_calibration_error(y, p, n_bins=n_bins),
@@ -319,6 +349,9 @@ def test_binary_kernel_equals_the_general_binning(dtype, n_bins):
     }
     for key, value in want.items():
         assert got[key] == pytest.approx(value, rel=RTOL, abs=1e-15), key
+    _assert_decomposition_equal(
+        fast.brier_decomposition(), brier_decomposition(y, p, n_bins=n_bins)
+    )
 
 
 def test_binary_kernel_falls_back_when_a_cell_holds_two_edges():
