@@ -304,28 +304,31 @@ def _ci_section(report, inputs, options, digits):
 
 
 def _decomposition_section(report, inputs, digits):
+    """The score decompositions of each model: of the Brier score on the table's bins, and
+    of the log score (which needs the predictions: not for streamed ones, ``inputs`` None,
+    whose Brier decomposition comes from their accumulators)."""
     rows = []
     for m in report.models:
-        y, p, common = _canonical(inputs, m)
-        b = _metrics.brier_decomposition(
-            y, p, **_kwargs_for(_metrics.brier_decomposition, common, report.n_bins)
-        )
-        s = _metrics.score_decomposition(
-            y, p, scoring="log_loss", **_kwargs_for(_metrics.score_decomposition, common, 0)
-        )
-        brier = report.values[m]["brier_score"]
+        if inputs is None:
+            b = report._accumulators[m].brier_decomposition()
+        else:
+            y, p, common = _canonical(inputs, m)
+            b = _metrics.brier_decomposition(
+                y, p, **_kwargs_for(_metrics.brier_decomposition, common, report.n_bins)
+            )
         values = [
-            brier,
+            report.values[m]["brier_score"],
             b["reliability"],
             b["resolution"],
             b["uncertainty"],
             b["within_bin_variance"],
             b["within_bin_covariance"],
-            s.score,
-            s.miscalibration,
-            s.discrimination,
-            s.uncertainty,
         ]
+        if inputs is not None:
+            s = _metrics.score_decomposition(
+                y, p, scoring="log_loss", **_kwargs_for(_metrics.score_decomposition, common, 0)
+            )
+            values += [s.score, s.miscalibration, s.discrimination, s.uncertainty]
         cells = "".join(f'<td class="num">{_e(_fmt(float(v), digits))}</td>' for v in values)
         rows.append(f'<tr><td class="txt">{_e(m)}</td>{cells}</tr>')
     heads = [
@@ -335,18 +338,26 @@ def _decomposition_section(report, inputs, digits):
         "uncertainty",
         "within-bin variance",
         "within-bin covariance",
-        "log score",
-        "miscalibration",
-        "discrimination",
-        "uncertainty",
     ]
-    multiclass = any(report.positive_class[m] is None for m in report.models)
-    log_note = (
-        " With more than two classes the log score is decomposed one class against the "
-        "rest and summed over the classes, so it is not the NLL column."
-        if multiclass
-        else " For two classes the log score is the NLL column."
-    )
+    if inputs is None:
+        log_note = (
+            " Streamed predictions: the Brier decomposition comes from the counts and sums "
+            "of the bins and two running totals; the decomposition of the log score needs "
+            "the predictions in memory."
+        )
+    else:
+        heads += ["log score", "miscalibration", "discrimination", "uncertainty"]
+        multiclass = any(report.positive_class[m] is None for m in report.models)
+        log_note = (
+            " Log score = miscalibration - discrimination + uncertainty (CORP "
+            "decomposition, isotonic recalibration, Dimitriadis, Gneiting and Jordan 2021; "
+            "skcalib.metrics.score_decomposition)."
+        ) + (
+            " With more than two classes the log score is decomposed one class against the "
+            "rest and summed over the classes, so it is not the NLL column."
+            if multiclass
+            else " For two classes the log score is the NLL column."
+        )
     return (
         "<h3>Score decompositions</h3>"
         '<div class="wide"><table class="decomposition"><thead><tr><th>model</th>'
@@ -356,11 +367,9 @@ def _decomposition_section(report, inputs, digits):
         + "</tbody></table></div>"
         '<p class="note">Brier score = reliability - resolution + uncertainty + within-bin '
         "variance - within-bin covariance (Murphy 1973, Stephenson et al. 2008, on the "
-        f"table's {report.n_bins} equal-width bins; skcalib.metrics.brier_decomposition). "
-        "Log score = "
-        "miscalibration - discrimination + uncertainty (CORP decomposition, isotonic "
-        "recalibration, Dimitriadis, Gneiting and Jordan 2021; "
-        "skcalib.metrics.score_decomposition)." + _e(log_note) + "</p>"
+        f"table's {report.n_bins} equal-width bins; skcalib.metrics.brier_decomposition)."
+        + _e(log_note)
+        + "</p>"
     )
 
 
@@ -453,8 +462,8 @@ def _streamed_note(report):
         "memory accumulators (skcalib.streaming.CalibrationAccumulator), which keep bin "
         "counts and sums, not the predictions. Everything on this page comes from them. "
         "What needs the predictions themselves is not shown: the bootstrap confidence "
-        "intervals (resampling rows), the score decompositions (isotonic recalibration, "
-        "binned variances), the calibration tests, equal-mass reliability diagrams, the "
+        "intervals (resampling rows), the log score's decomposition (isotonic "
+        "recalibration), the calibration tests, equal-mass reliability diagrams, the "
         "rejection curves (a sort of all confidences) and the recalibration preview "
         "(fitting on folds of the predictions). Read the file into memory (e.g. as .csv or "
         ".npz) to get them.</p>"
@@ -471,6 +480,8 @@ def _section(report, inputs, digits, options):
         out.append(_ci_section(report, inputs, options, digits))
         out.append(_decomposition_section(report, inputs, digits))
         out.append(_tests_section(report, inputs, digits))
+    elif getattr(report, "_accumulators", None) is not None:
+        out.append(_decomposition_section(report, None, digits))
     out.append(_reliability_section(report, inputs, options))
     if inputs is not None:
         out.append(_rejection_section(report, inputs))

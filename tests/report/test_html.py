@@ -289,6 +289,24 @@ def test_streamed_parquet_html(tmp_path):
     assert "equal-width" in text and "Wilson" in text
     assert text.count("Not available for streamed predictions") == 2
     assert "bootstrap confidence intervals" in text and "recalibration preview" in text
+    # the Brier decomposition of each group, from its accumulator: the in-memory one
+    from skcalib.metrics import brier_decomposition
+
+    tables = tables_of(page, "decomposition")
+    assert len(tables) == 2
+    g = pd.read_parquet(src)["g"].to_numpy()
+    for table in tables:
+        ((model, cells),) = _rows_by_model(table).items()
+        rows = g == model.split("=")[1]
+        d = brier_decomposition(y[rows], p[rows], n_bins=15)
+        got = [float(c["text"]) for c in cells]
+        assert len(got) == 6  # no log-score decomposition
+        want = [d.reliability, d.resolution, d.uncertainty]
+        want += [d.within_bin_variance, d.within_bin_covariance]
+        assert got[1:] == pytest.approx(want, abs=5e-5)
+        brier, rel, res, unc, wbv, wbc = got
+        assert rel - res + unc + wbv - wbc == pytest.approx(brier, abs=3e-4)
+    assert "the decomposition of the log score needs the predictions in memory" in text
 
 
 def test_html_write_error_is_reported(tmp_path):
