@@ -70,11 +70,8 @@ VARIABLE_WIDTH = 32
 MIN_BATCH_ROWS = 1 << 12
 MAX_BATCH_ROWS = 1 << 20
 
-#: threads that compute the statistics of the batches while the calling thread reads
-#: the next ones (one: on two cores, reading and computing then run side by side; more
-#: compete for the cores), and the most bytes of batches read and not yet merged
-#: (beyond them, one batch at a time)
-N_THREADS = 1
+#: the most bytes of batches read and not yet added to the accumulators (beyond them,
+#: one batch at a time)
 IN_FLIGHT_BYTES = 64 << 20
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
@@ -361,12 +358,16 @@ def _file_row(i, rows, offset):
 def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
     """Feed record batches to one accumulator per group; return ``{group: accumulator}``.
 
-    The statistics of each batch are computed on :data:`N_THREADS` threads while the
-    next batches are read (numpy and pyarrow release the GIL in their loops), with
-    :data:`IN_FLIGHT_BYTES` at most read and not merged, and they are merged in the order
-    of the batches: the result is the one of a loop that updates the accumulators batch
-    by batch, to the last bit (:meth:`~skcalib.streaming.CalibrationAccumulator.update`
-    merges the statistics of its chunk the same way), and the first bad batch raises.
+    The statistics of each batch are computed on one thread while the calling thread
+    reads the next batches (numpy and pyarrow release the GIL in their loops; on two
+    cores, reading and computing then run side by side, and more threads would compete
+    for the cores), with :data:`IN_FLIGHT_BYTES` at most read and not added.  That
+    thread adds them to the accumulators batch by batch, in the order of the batches, as
+    soon as they are computed (a batch of many groups holds one accumulator per group,
+    of a fine histogram each): the result is the one of a loop that updates the
+    accumulators batch by batch, to the last bit
+    (:meth:`~skcalib.streaming.CalibrationAccumulator.update` merges the statistics of
+    its chunk the same way), and the first bad batch raises.
 
     Parameters
     ----------
@@ -394,15 +395,12 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
         nonlocal pending_bytes
         future, n, size = pending.popleft()
         pending_bytes -= size
-        for name, part in future.result().items():
-            if name in accs:
-                accs[name].merge(part)
-            else:
-                accs[name] = part
+        future.result()
         if progress is not None:
             progress.update(n)
 
-    pool = ThreadPoolExecutor(max_workers=N_THREADS, thread_name_prefix="skcalib-stream")
+    # one thread: the jobs run, and add to ``accs``, in the order of the batches
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skcalib-stream")
     try:
         row = 0
         for item in batches:
@@ -412,10 +410,10 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
             row += batch.num_rows
             if batch.num_rows == 0:
                 continue
-            job = pool.submit(_batch_accumulators, batch, spec, where, offset)
+            job = pool.submit(_batch_accumulators, batch, spec, where, offset, into=accs)
             pending.append((job, batch.num_rows, batch.nbytes))
             pending_bytes += batch.nbytes
-            while pending and (len(pending) > N_THREADS or pending_bytes > IN_FLIGHT_BYTES):
+            while pending and (len(pending) > 1 or pending_bytes > IN_FLIGHT_BYTES):
                 merge_oldest()
         while pending:
             merge_oldest()
@@ -424,9 +422,13 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
     return accs
 
 
-def _batch_accumulators(batch, spec, where, offset):
+def _batch_accumulators(batch, spec, where, offset, into=None):
     """``{group: accumulator}`` of the rows of one batch (groups in order of first
-    appearance); a bad batch raises :class:`PredictionsFileError` naming its rows."""
+    appearance); a bad batch raises :class:`PredictionsFileError` naming its rows.
+
+    ``into``: a dict of accumulators to which each group's accumulator is merged as soon
+    as it is computed (and returned), rather than a new dict.
+    """
     pa, pc, _ = _pyarrow()
     group_cols = [*spec.by, *([spec.model_col] if spec.model_col else [])]
     n_classes = None if spec.classes is None else len(spec.classes)
@@ -434,9 +436,9 @@ def _batch_accumulators(batch, spec, where, offset):
     P = _proba(pa, batch, spec, where, offset)
     if spec.renormalize and P.ndim == 2:
         P = _renormalize(P, offset)
-    accs = {}
+    accs = {} if into is None else into
     for name, rows in _groups(pa, pc, batch, group_cols, spec.model_col):
-        acc = accs[name] = _new_accumulator(spec, n_classes)
+        acc = _new_accumulator(spec, n_classes)
         y_g = codes if rows is None else codes[rows]
         P_g = P if rows is None else P[rows]
         try:
@@ -446,6 +448,10 @@ def _batch_accumulators(batch, spec, where, offset):
             if group_cols:
                 msg = f"model {name!r}: {msg}"
             raise PredictionsFileError(msg) from exc
+        if name in accs:
+            accs[name].merge(acc)
+        else:
+            accs[name] = acc
     return accs
 
 
@@ -546,6 +552,10 @@ def _groups(pa, pc, batch, group_cols, model_col):
         else:
             combined = combined * len(shown) + codes
             names = [f"{a}, {b}" for a in names for b in shown]
+    # a stable sort keeps the rows of each group in ascending order; numpy sorts 16-bit
+    # integers by radix sort (a few times faster than wider ones)
+    if combined.max(initial=0) < np.iinfo(np.int16).max:
+        combined = combined.astype(np.int16)
     order = np.argsort(combined, kind="stable")
     sorted_codes = combined[order]
     starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
@@ -553,8 +563,7 @@ def _groups(pa, pc, batch, group_cols, model_col):
     # groups in order of first appearance in the batch
     firsts = [int(order[s]) for s in starts]
     for g in np.argsort(firsts, kind="stable"):
-        rows = np.sort(order[bounds[g] : bounds[g + 1]])
-        yield names[int(sorted_codes[bounds[g]])], rows
+        yield names[int(sorted_codes[bounds[g]])], order[bounds[g] : bounds[g + 1]]
 
 
 def _files(dataset):

@@ -230,6 +230,45 @@ def test_merge_is_exact_associative_and_commutative():
     assert parts[0].merge(CalibrationAccumulator(labels=labels)).n_samples_ == 300
 
 
+def test_merge_leaves_the_other_accumulator_alone():
+    # merging adds into the accumulator's own arrays: never into the other's, and never
+    # into arrays that the other accumulator goes on updating
+    rng = np.random.default_rng(7)
+    y, P, labels = _case("multiclass", 900, rng)
+    b = CalibrationAccumulator(labels=labels).update(y[:300], P[:300])
+    b_alone = b.compute()
+    a = CalibrationAccumulator(labels=labels).merge(b)
+    a.update(y[300:600], P[300:600])
+    assert b.compute() == b_alone
+    a_alone = a.compute()
+    b.update(y[600:], P[600:])
+    assert a.compute() == a_alone
+    c = CalibrationAccumulator(labels=labels).update(y[300:600], P[300:600]).merge(b)
+    whole = CalibrationAccumulator(labels=labels).update(y, P).compute()
+    for key, value in c.compute().items():
+        assert value == pytest.approx(whole[key], rel=RTOL), key
+
+
+def test_concurrent_updates_in_threads_equal_sequential_ones():
+    # the binary kernel keeps its work arrays per thread
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(8)
+    chunks = []
+    for i in range(12):
+        n = int(rng.integers(1, 150_000))
+        p = rng.random(n).astype(np.float32 if i % 2 else np.float64)
+        chunks.append(((rng.random(n) < p).astype(np.int8), p))
+
+    def one(chunk):
+        return CalibrationAccumulator(labels=[0, 1]).update(*chunk).compute()
+
+    sequential = [one(c) for c in chunks]
+    with ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(one, chunks))
+    assert threaded == sequential
+
+
 def test_merge_refuses_other_settings():
     a = CalibrationAccumulator(n_bins=10).update([0, 1], [0.2, 0.7])
     with pytest.raises(ValueError, match="different n_bins"):
