@@ -831,6 +831,27 @@ class CalibrationAccumulator:
             }
         return acc
 
+    def __getstate__(self):
+        # pickles (Dask moves accumulators between processes as pickles) hold the fine
+        # histogram by its non-empty cells when fewer than half are: an accumulator of
+        # a small chunk or group pickles to a few KiB instead of 256 KiB
+        d = self.__dict__.copy()
+        st = d["_state"]
+        if st is not None:
+            nz = np.flatnonzero((st["fine"] != 0).any(axis=0))
+            if nz.size < st["fine"].shape[1] // 2:
+                d["_state"] = {**st, "fine": (nz, st["fine"][:, nz])}
+        return d
+
+    def __setstate__(self, d):
+        st = d["_state"]
+        if st is not None and isinstance(st["fine"], tuple):
+            nz, values = st["fine"]
+            fine = np.zeros((4, FINE_CELLS + 2))
+            fine[:, nz] = values
+            d["_state"] = {**st, "fine": fine}
+        self.__dict__.update(d)
+
     def __repr__(self):
         return f"CalibrationAccumulator(n_bins={self.n_bins}, n_samples_={self.n_samples_})"
 

@@ -269,6 +269,26 @@ def test_concurrent_updates_in_threads_equal_sequential_ones():
     assert threaded == sequential
 
 
+@pytest.mark.parametrize("n", [0, 1, 200, 100_000])
+def test_pickle_is_exact_and_small_for_small_chunks(n):
+    rng = np.random.default_rng(10)
+    p = rng.random(n)
+    y = (rng.random(n) < p).astype(int)
+    acc = CalibrationAccumulator(labels=[0, 1])
+    if n:
+        acc.update(y, p, sample_weight=rng.random(n) if n == 200 else None)
+    text = pickle.dumps(acc)
+    back = pickle.loads(text)
+    assert back.to_dict() == acc.to_dict()
+    if n:
+        assert_array_equal(back._state["fine"], acc._state["fine"])
+        assert back._state["fine"].flags.writeable
+        back.merge(acc)  # a restored state can be added to
+        assert back.n_samples_ == 2 * n
+    # a fine histogram with few non-empty cells travels by them (256 KiB dense)
+    assert len(text) < {0: 2_000, 1: 3_000, 200: 20_000, 100_000: 300_000}[n]
+
+
 def test_merge_refuses_other_settings():
     a = CalibrationAccumulator(n_bins=10).update([0, 1], [0.2, 0.7])
     with pytest.raises(ValueError, match="different n_bins"):
