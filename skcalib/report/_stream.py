@@ -391,7 +391,7 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
     pending = collections.deque()  # (future, rows, bytes) in the order of the batches
     pending_bytes = 0
 
-    def merge_oldest():
+    def finish_oldest():
         nonlocal pending_bytes
         future, n, size = pending.popleft()
         pending_bytes -= size
@@ -414,9 +414,9 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
             pending.append((job, batch.num_rows, batch.nbytes))
             pending_bytes += batch.nbytes
             while pending and (len(pending) > 1 or pending_bytes > IN_FLIGHT_BYTES):
-                merge_oldest()
+                finish_oldest()
         while pending:
-            merge_oldest()
+            finish_oldest()
     finally:
         pool.shutdown(cancel_futures=True)
     return accs
