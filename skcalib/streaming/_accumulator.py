@@ -831,6 +831,13 @@ class CalibrationAccumulator:
             }
         return acc
 
+    def __copy__(self):
+        # merges add into the state's arrays in place: a copy gets arrays of its own
+        new = self.__class__.__new__(self.__class__)
+        new.__dict__.update(self.__dict__)
+        new._state = None if self._state is None else _copy_state(self._state)
+        return new
+
     def __getstate__(self):
         # pickles (Dask moves accumulators between processes as pickles) hold the fine
         # histogram by its non-empty cells when fewer than half are: an accumulator of

@@ -1,6 +1,7 @@
 """CalibrationAccumulator: streamed numbers equal the batch metrics on the concatenated
 data, whatever the chunking; bounded state; exact merges; persistence."""
 
+import copy
 import json
 import pickle
 
@@ -243,6 +244,12 @@ def test_merge_leaves_the_other_accumulator_alone():
     a_alone = a.compute()
     b.update(y[600:], P[600:])
     assert a.compute() == a_alone
+    # copies are independent too
+    for copy_of in (copy.copy, copy.deepcopy, lambda acc: pickle.loads(pickle.dumps(acc))):
+        d = copy_of(a)
+        d.update(y[:50], P[:50]).merge(b)
+        assert a.compute() == a_alone
+        assert d.n_samples_ == a.n_samples_ + 50 + b.n_samples_
     c = CalibrationAccumulator(labels=labels).update(y[300:600], P[300:600]).merge(b)
     whole = CalibrationAccumulator(labels=labels).update(y, P).compute()
     for key, value in c.compute().items():
