@@ -19,6 +19,12 @@ report reads on the calling thread exactly as the floor does, and computes on a 
 thread meanwhile (as ``skcalib report`` does): on a machine whose other cores are busy,
 that thread gains nothing.
 
+With ``--groups G`` another round writes a third column, ``g``, of G groups mixed in
+every row group (each row's group drawn at random), and times ``skcalib report --by g``
+(one row of the table per group) against the floor reading the three columns, on a
+tenth of the rows: every batch then updates G accumulators, whose fixed cost per update
+and fine histogram per group the ungrouped report does not pay.
+
 With ``--dask N`` a second round times the same report computed on a local Dask cluster
 of N worker processes of one thread each (``skcalib report --scheduler ADDRESS``: one
 task per row group, merged on the client), started and warmed up before any clock
@@ -26,8 +32,9 @@ starts, as a cluster that is already running, against the floor measured with th
 cluster up; it runs in this process, so it has no peak RSS of its own.  On a machine
 with as many free cores as workers, this is the row that scales.
 
-Run: python benchmarks/bench_scale.py [--quick] [--repeat N] [--dask N]  (full: 10 and
-100 million rows; --quick: 0.2 and 2 million)
+Run: python benchmarks/bench_scale.py [--quick] [--repeat N] [--dask N] [--groups G]
+(full: 10 and 100 million rows, 1 and 10 million with groups; --quick: 0.2 and 2 million,
+20,000 and 200,000 with groups)
 """
 
 import contextlib
@@ -45,6 +52,7 @@ from skcalib.report._stream import batch_rows
 
 ROW_GROUP = 1_000_000
 SCHEMA = pa.schema([("y", pa.int8()), ("1", pa.float32())])
+GROUPED_SCHEMA = SCHEMA.append(pa.field("g", pa.int32()))
 BATCH_ROWS = batch_rows(SCHEMA, SCHEMA.names)
 
 # peak RSS: VmHWM of /proc/self/status, which exec resets (ru_maxrss keeps the parent's
@@ -75,9 +83,10 @@ FLOOR = (
 t0 = time.perf_counter()
 pf = pq.ParquetFile(sys.argv[1], pre_buffer=False)
 total = 0.0
+columns = sys.argv[2].split(",")
 for rg in range(pf.num_row_groups):
-    for b in pf.iter_batches(batch_size={BATCH_ROWS}, row_groups=[rg], columns=["y", "1"]):
-        total += float(np.sum(b.column("1").to_numpy())) + float(np.sum(b.column("y").to_numpy()))
+    for b in pf.iter_batches(batch_size={BATCH_ROWS}, row_groups=[rg], columns=columns):
+        total += sum(float(np.sum(b.column(c).to_numpy())) for c in columns)
 print(time.perf_counter() - t0, peak_rss())
 """
 )
@@ -87,26 +96,30 @@ REPORT = (
     + """
 import pyarrow.compute, pyarrow.dataset  # imported by the report: not timed
 from skcalib.report._stream import stream_report
-labels = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+labels = sys.argv[2].split(",") if sys.argv[2] else None
+by = sys.argv[3].split(",") if sys.argv[3] else ()
 t0 = time.perf_counter()
-r = stream_report(sys.argv[1], labels=labels)
-assert r.n_samples["model"] > 0
+r = stream_report(sys.argv[1], labels=labels, by=by)
+assert sum(r.n_samples.values()) > 0
 print(time.perf_counter() - t0, peak_rss())
 """
 )
 
 
-def write_dataset(path, n_rows, seed=0):
+def write_dataset(path, n_rows, seed=0, groups=0):
+    """Binary predictions, and with ``groups`` a column ``g`` of that many groups."""
     import pyarrow.parquet as pq
 
     rng = np.random.default_rng(seed)
-    schema = SCHEMA
+    schema = GROUPED_SCHEMA if groups else SCHEMA
     with pq.ParquetWriter(path, schema) as w:
         for start in range(0, n_rows, ROW_GROUP):
             n = min(ROW_GROUP, n_rows - start)
             p = rng.random(n, dtype=np.float32)
-            y = (rng.random(n, dtype=np.float32) < p).astype(np.int8)
-            w.write_table(pa.table({"y": y, "1": p}, schema=schema), row_group_size=ROW_GROUP)
+            columns = {"y": (rng.random(n, dtype=np.float32) < p).astype(np.int8), "1": p}
+            if groups:
+                columns["g"] = rng.integers(0, groups, n, dtype=np.int32)
+            w.write_table(pa.table(columns, schema=schema), row_group_size=ROW_GROUP)
 
 
 def run(script, *argv):
@@ -116,7 +129,7 @@ def run(script, *argv):
     return float(out[0]), int(out[1]) * 1024  # KiB
 
 
-def _workers(parser):
+def _options(parser):
     parser.add_argument(
         "--dask",
         type=int,
@@ -124,23 +137,37 @@ def _workers(parser):
         metavar="N",
         help="also time the report on a local Dask cluster of N worker processes",
     )
+    parser.add_argument(
+        "--groups",
+        type=int,
+        default=0,
+        metavar="G",
+        help="also time the report --by a column of G groups mixed in every row group",
+    )
 
 
 def main():
-    args = parse_args(__doc__, extra=_workers)
+    args = parse_args(__doc__, extra=_options)
     repeat = args.repeat or (1 if args.quick else 5)
     sizes = (200_000, 2_000_000) if args.quick else (10_000_000, 100_000_000)
     runs = {
-        "pyarrow floor": (FLOOR, []),
-        "skcalib report": (REPORT, []),
-        "skcalib report --labels 0,1": (REPORT, ["0,1"]),
+        "pyarrow floor": (FLOOR, ["y,1"]),
+        "skcalib report": (REPORT, ["", ""]),
+        "skcalib report --labels 0,1": (REPORT, ["0,1", ""]),
     }
     _measure(args, runs, sizes, repeat)
+    if args.groups:
+        print(f"With a column g of {args.groups:,} groups, mixed in every row group:")
+        runs = {
+            "pyarrow floor": (FLOOR, ["y,1,g"]),
+            f"report --by g ({args.groups:,} groups)": (REPORT, ["0,1", "g"]),
+        }
+        _measure(args, runs, [n // 10 for n in sizes], repeat, groups=args.groups)
     if args.dask:  # a second round, with the cluster up (its idle processes cost CPU too)
         print(f"With a local cluster of {args.dask} Dask worker processes running:")
         with contextlib.ExitStack() as stack:
             runs = {
-                "pyarrow floor": (FLOOR, []),
+                "pyarrow floor": (FLOOR, ["y,1"]),
                 f"report on {args.dask} Dask workers": (_dask_runner(stack, args.dask), []),
             }
             _measure(args, runs, sizes, repeat)
@@ -164,19 +191,22 @@ def _dask_runner(stack, n_workers):
     return run_on_cluster
 
 
-def _measure(args, runs, sizes, repeat):
+def _measure(args, runs, sizes, repeat, groups=0):
+    """Interleaved rounds of ``runs`` on datasets of ``sizes`` rows; the 2x target of the
+    report applies without groups."""
     rss = {}
     with tempfile.TemporaryDirectory(prefix="skcalib-bench-") as tmp:
         for n in sizes:
             path = os.path.join(tmp, f"preds_{n}.parquet")
             t0 = time.perf_counter()
-            write_dataset(path, n)
+            write_dataset(path, n, groups=groups)
             size = os.path.getsize(path)
             print(
                 f"{n:,} rows: {size / 2**20:.0f} MiB on disk (written in "
                 f"{time.perf_counter() - t0:.1f} s)"
             )
-            run(FLOOR, path)  # untimed: every timed run then reads from the page cache
+            floor_script, floor_args = runs["pyarrow floor"]
+            run(floor_script, path, *floor_args)  # untimed: the file is then in the page cache
             for script, _ in runs.values():
                 if callable(script):
                     script(path)  # untimed: the workers import what the report needs
@@ -195,7 +225,7 @@ def _measure(args, runs, sizes, repeat):
                     rss.setdefault(name, []).append(m)
                 target = (
                     ""
-                    if args.quick or name == "pyarrow floor"
+                    if args.quick or name == "pyarrow floor" or groups
                     else f"  target <= 2.0x (aim 1.6x)  {'OK' if t <= 2 * t_floor else 'MISS'}"
                 )
                 memory = "" if m is None else f"  peak RSS {m / 2**20:6.0f} MiB"

@@ -36,3 +36,17 @@ def test_bench_scale_times_the_report_on_a_dask_cluster():
     rows = [line for line in proc.stdout.splitlines() if "report on 2 Dask workers" in line]
     assert len(rows) == 2  # one per size
     assert all("ratio" in line and "peak RSS" not in line for line in rows)
+
+
+def test_bench_scale_times_the_report_by_groups():
+    proc = subprocess.run(
+        [sys.executable, "bench_scale.py", "--quick", "--repeat", "1", "--groups", "50"],
+        cwd=BENCH_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [line for line in proc.stdout.splitlines() if "report --by g (50 groups)" in line]
+    assert len(rows) == 3  # one per size, and the memory line
+    assert all("ratio" in line and "peak RSS" in line for line in rows)
