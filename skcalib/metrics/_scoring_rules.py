@@ -509,9 +509,11 @@ def _binned_totals(data):
         return sum_ff, sum_fo
     sum_ff = 0.0
     for start, stop, chunk in row_chunks(P):
-        c = chunk.astype(np.float64)
-        row_sq = np.einsum("ij,ij->i", c, c)
-        sum_ff += float(row_sq.sum() if sw is None else np.dot(row_sq, sw[start:stop]))
+        c = chunk.astype(np.float64, copy=False)
+        if sw is None:
+            sum_ff += float(np.einsum("ij,ij->", c, c))
+        else:
+            sum_ff += float(np.dot(np.einsum("ij,ij->i", c, c), sw[start:stop]))
     ptrue = _true_class_proba(data)
     sum_fo = float(ptrue.sum() if sw is None else np.dot(ptrue, sw))
     return sum_ff, sum_fo
