@@ -23,30 +23,27 @@ def test_benchmark_quick_mode_runs(script):
     assert "ratio" in proc.stdout
 
 
-def test_bench_scale_times_the_report_on_a_dask_cluster():
-    pytest.importorskip("distributed")
+def _quick_rows(option, value, label):
+    """The lines of ``bench_scale.py --quick`` with ``option value`` that name ``label``."""
     proc = subprocess.run(
-        [sys.executable, "bench_scale.py", "--quick", "--repeat", "1", "--dask", "2"],
+        [sys.executable, "bench_scale.py", "--quick", "--repeat", "1", option, value],
         cwd=BENCH_DIR,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    rows = [line for line in proc.stdout.splitlines() if "report on 2 Dask workers" in line]
+    return [line for line in proc.stdout.splitlines() if label in line]
+
+
+def test_bench_scale_times_the_report_on_a_dask_cluster():
+    pytest.importorskip("distributed")
+    rows = _quick_rows("--dask", "2", "report on 2 Dask workers")
     assert len(rows) == 2  # one per size
     assert all("ratio" in line and "peak RSS" not in line for line in rows)
 
 
 def test_bench_scale_times_the_report_by_groups():
-    proc = subprocess.run(
-        [sys.executable, "bench_scale.py", "--quick", "--repeat", "1", "--groups", "50"],
-        cwd=BENCH_DIR,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    rows = [line for line in proc.stdout.splitlines() if "report --by g (50 groups)" in line]
+    rows = _quick_rows("--groups", "50", "report --by g (50 groups)")
     assert len(rows) == 3  # one per size, and the memory line
     assert all("ratio" in line and "peak RSS" in line for line in rows)

@@ -15,6 +15,7 @@ import contextlib
 
 from ._io import PredictionsFileError, _one_line
 from ._stream import (
+    _add_accumulator,
     _batch_accumulators,
     _distinct_labels,
     _files,
@@ -162,10 +163,7 @@ def dask_report(
             # is raised)
             for part in future.result():
                 for name, acc in part.items():
-                    if name in accs:
-                        accs[name].merge(acc)
-                    else:
-                        accs[name] = acc
+                    _add_accumulator(accs, name, acc)
             future.release()
             if progress is not None:
                 progress.update(piece[-1])

@@ -448,11 +448,16 @@ def _batch_accumulators(batch, spec, where, offset, into=None):
             if group_cols:
                 msg = f"model {name!r}: {msg}"
             raise PredictionsFileError(msg) from exc
-        if name in accs:
-            accs[name].merge(acc)
-        else:
-            accs[name] = acc
+        _add_accumulator(accs, name, acc)
     return accs
+
+
+def _add_accumulator(accs, name, acc):
+    """Merge ``acc`` into ``accs[name]``, or store it there (a new group)."""
+    if name in accs:
+        accs[name].merge(acc)
+    else:
+        accs[name] = acc
 
 
 def _new_accumulator(spec, n_classes):

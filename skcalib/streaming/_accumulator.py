@@ -765,7 +765,7 @@ class CalibrationAccumulator:
         }
         st = self._state
         if st is not None:
-            nz = np.flatnonzero(st["fine"][COUNT] > 0)
+            nz = _nonempty_cells(st["fine"])
             d["state"] = {
                 "pos_index": st["pos_index"],
                 "mode": st["mode"],
@@ -808,10 +808,7 @@ class CalibrationAccumulator:
         acc.n_samples_ = int(d["n_samples"])
         s = d["state"]
         if s is not None:
-            fine = np.zeros((4, FINE_CELLS + 2))
-            fine[:, np.asarray(s["fine_cells"], dtype=np.intp)] = np.asarray(s["fine"]).reshape(
-                4, -1
-            )
+            fine = _dense_fine(np.asarray(s["fine_cells"], dtype=np.intp), s["fine"])
             acc._state = {
                 "classes": acc.classes_,
                 "pos_index": s["pos_index"],
@@ -845,7 +842,7 @@ class CalibrationAccumulator:
         d = self.__dict__.copy()
         st = d["_state"]
         if st is not None:
-            nz = np.flatnonzero((st["fine"] != 0).any(axis=0))
+            nz = _nonempty_cells(st["fine"])
             if nz.size < st["fine"].shape[1] // 2:
                 d["_state"] = {**st, "fine": (nz, st["fine"][:, nz])}
         return d
@@ -853,10 +850,7 @@ class CalibrationAccumulator:
     def __setstate__(self, d):
         st = d["_state"]
         if st is not None and isinstance(st["fine"], tuple):
-            nz, values = st["fine"]
-            fine = np.zeros((4, FINE_CELLS + 2))
-            fine[:, nz] = values
-            d["_state"] = {**st, "fine": fine}
+            d["_state"] = {**st, "fine": _dense_fine(*st["fine"])}
         self.__dict__.update(d)
 
     def __repr__(self):
@@ -888,6 +882,18 @@ _SUMMED = (
     "sum_ff",
     "sum_fo",
 )
+
+
+def _nonempty_cells(fine):
+    """The cells of a fine histogram holding anything (how states are stored sparsely)."""
+    return np.flatnonzero((fine != 0).any(axis=0))
+
+
+def _dense_fine(cells, values):
+    """The fine histogram whose cells ``cells`` hold ``values`` (4 rows), the others 0."""
+    fine = np.zeros((4, FINE_CELLS + 2))
+    fine[:, cells] = np.asarray(values, dtype=np.float64).reshape(4, -1)
+    return fine
 
 
 def _copy_state(state):
