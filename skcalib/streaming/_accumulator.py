@@ -209,10 +209,11 @@ def _work_arrays(dtype):
 def _coarse_plan(n_bins):
     """How the ``n_bins`` equal-width bins are made of fine cells.
 
-    Returns ``(lo_bin, split, split_edge)``: the bin of the values of each cell (a
-    non-decreasing array; of the values at or below ``split_edge`` for a cell that
-    holds an equal-width edge, whose values above it go to the next bin); None when a
-    cell holds two edges or a bin holds no cell (very many bins).
+    Returns ``(lo_bin, split, split_edge, bounds)``: the bin of the values of each cell
+    (a non-decreasing array; of the values at or below ``split_edge`` for a cell that
+    holds an equal-width edge, whose values above it go to the next bin), and the first
+    cell of each bin (bin ``b`` is made of the cells ``bounds[b]:bounds[b + 1]``, none
+    empty); None when a cell holds two edges or a bin holds no cell (very many bins).
     """
     if n_bins not in _PLANS:
         edges = uniform_bin_edges(n_bins)
@@ -228,9 +229,10 @@ def _coarse_plan(n_bins):
         if (hi_bin - lo_bin).max() <= 1 and np.bincount(lo_bin, minlength=n_bins).all():
             split = hi_bin > lo_bin
             split_edge = np.where(split, edges[hi_bin], np.inf)
-            for a in (lo_bin, split, split_edge):
+            bounds = np.searchsorted(lo_bin, np.arange(n_bins), side="left")
+            plan = lo_bin, split, split_edge, bounds
+            for a in plan:
                 a.flags.writeable = False
-            plan = lo_bin, split, split_edge
         _PLANS[n_bins] = plan
     return _PLANS[n_bins]
 
@@ -427,7 +429,7 @@ class CalibrationAccumulator:
         sum_proba = np.zeros(2 * size)  # (cell, label) sums of the probabilities
         moved = []  # values of the split cells above their equal-width edge
         brier = log_loss = sum_ff = 0.0
-        lo_bin, split, split_edge = _coarse_plan(self.n_bins)
+        lo_bin, split, split_edge, bounds = _coarse_plan(self.n_bins)
         chunks = iter_row_chunks(p.shape[0], _KERNEL_ROW_BYTES)
         t_buf, cell_buf, x64_buf, split_buf = _work_arrays(p.dtype)
         for start, stop in chunks:
@@ -460,9 +462,7 @@ class CalibrationAccumulator:
         fine[SUM_TRUE] = per_cell[1::2]
         np.add(sum_proba[0::2], sum_proba[1::2], out=fine[SUM_PROBA])
         fine[SUM_WEIGHT_SQ] = fine[COUNT]
-        # bin b is made of the cells bounds[b]:bounds[b + 1] (none empty, _coarse_plan)
-        bounds = np.searchsorted(lo_bin, np.arange(self.n_bins), side="left")
-        stats = np.add.reduceat(fine[:3], bounds, axis=1)
+        stats = np.add.reduceat(fine[:3], bounds, axis=1)  # bins as unions of cells
         if moved:
             b = np.concatenate([m[0] for m in moved])
             xs = np.concatenate([m[1] for m in moved]).astype(np.float64)
