@@ -325,6 +325,9 @@ def test_to_dict_json_round_trip_and_bounded_size():
     assert sizes[1] < 600_000
     with pytest.raises(ValueError, match="not a CalibrationAccumulator state"):
         CalibrationAccumulator.from_dict({"version": 99})
+    # a state of version 1 (without the Brier decomposition's totals) is refused by name
+    with pytest.raises(ValueError, match="of version 2: dict with version 1"):
+        CalibrationAccumulator.from_dict({**acc.to_dict(), "version": 1})
 
 
 def test_compute_before_update_and_bad_options():
