@@ -31,9 +31,9 @@ import sklearn  # noqa: E402
 from _common import _timed, compare, parse_args, report  # noqa: E402
 from sklearn.base import BaseEstimator, ClassifierMixin  # noqa: E402
 
+from skcalib._core._array_api import to_numpy  # noqa: E402
 from skcalib.metrics import expected_calibration_error  # noqa: E402
 from skcalib.recalibration import MatrixScaling, TemperatureScaling, VectorScaling  # noqa: E402
-from skcalib.utils._array_api import to_numpy  # noqa: E402
 
 try:
     import torch

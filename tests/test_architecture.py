@@ -8,7 +8,8 @@ unless the importer is inside them already, so those are edges too.
 * the scikit-learn compatibility layer (``skcalib.utils``) is the bottom layer:
   ``skcalib.utils._sklearn_compat`` imports nothing from skcalib, and the rest of the
   layer imports only the layer;
-* the modules of ``skcalib.metrics`` import only ``skcalib.metrics`` and that layer;
+* the private core (``skcalib._core``) imports only itself and that layer; the modules
+  of ``skcalib.metrics`` import only ``skcalib.metrics``, the core and that layer;
 * no module other than ``skcalib.utils._sklearn_compat`` imports a private scikit-learn
   module or reads a private scikit-learn name;
 * ``import skcalib`` does not import matplotlib.
@@ -32,6 +33,7 @@ import skcalib
 PACKAGE_DIR = pathlib.Path(skcalib.__file__).resolve().parent
 COMPAT = "skcalib.utils._sklearn_compat"
 BOTTOM = "skcalib.utils"  # the compatibility layer: this package and its modules
+CORE = "skcalib._core"  # validation, statistics, binning, namespace helpers
 METRICS = "skcalib.metrics"
 RECALIBRATION = "skcalib.recalibration"
 
@@ -209,9 +211,9 @@ def test_the_package_is_parsed():
     # known edges, including one inside a function (skcalib/__init__.py registers the
     # scorer names from a function) and the packages an import runs
     assert "skcalib.metrics._guard" in GRAPH["skcalib.metrics._scorer"]
-    assert "skcalib.metrics._calibration" in GRAPH["skcalib.metrics._scorer"]
-    assert COMPAT in GRAPH["skcalib.metrics._calibration"]
-    assert BOTTOM in GRAPH["skcalib.metrics._calibration"]
+    assert "skcalib.metrics._calibration._binned" in GRAPH["skcalib.metrics._scorer"]
+    assert COMPAT in GRAPH["skcalib.metrics._calibration._binned"]
+    assert "skcalib._core._binning" in GRAPH["skcalib.metrics._calibration._binned"]
     assert "skcalib.metrics._registration" in GRAPH["skcalib"]
     assert "skcalib.metrics._scorer" in GRAPH["skcalib.metrics._registration"]
     assert {"skcalib.metrics._registration", "skcalib.metrics._scorer"} <= GRAPH[METRICS]
@@ -231,42 +233,54 @@ def test_the_compat_layer_is_the_bottom_layer():
             assert not outside, f"{module} imports {outside}"
 
 
-def test_metrics_import_only_metrics_and_the_compat_layer():
+def test_the_core_imports_only_the_core_and_the_compat_layer():
+    assert CORE in GRAPH
+    for module, edges in GRAPH.items():
+        if _within(module, CORE):
+            other = sorted(e for e in edges if not (_within(e, CORE) or _within(e, BOTTOM)))
+            assert not other, f"{module} imports {other}"
+
+
+def test_metrics_import_only_metrics_the_core_and_the_compat_layer():
+    allowed = (METRICS, CORE, BOTTOM)
     for module, edges in GRAPH.items():
         if _within(module, METRICS):
-            other = sorted(e for e in edges if not (_within(e, METRICS) or _within(e, BOTTOM)))
+            other = sorted(e for e in edges if not any(_within(e, a) for a in allowed))
             assert not other, f"{module} imports {other}"
+        elif _within(module, CORE) or _within(module, BOTTOM):
+            back = sorted(e for e in edges if _within(e, METRICS))
+            assert not back, f"{module} imports {back}"
 
 
 def test_recalibration_depends_on_metrics_and_never_the_reverse():
     assert RECALIBRATION in GRAPH
-    allowed = (RECALIBRATION, METRICS, BOTTOM)
+    allowed = (RECALIBRATION, METRICS, CORE, BOTTOM)
     for module, edges in GRAPH.items():
         if _within(module, RECALIBRATION):
             other = sorted(e for e in edges if not any(_within(e, a) for a in allowed))
             assert not other, f"{module} imports {other}"
         else:
             back = sorted(e for e in edges if _within(e, RECALIBRATION))
-            if _within(module, METRICS) or _within(module, BOTTOM):
+            if any(_within(module, a) for a in (METRICS, CORE, BOTTOM)):
                 assert not back, f"{module} imports {back}"
     # the binning calibrators are built on the metrics core
-    assert "skcalib.metrics._binning" in GRAPH["skcalib.recalibration._histogram"]
-    assert "skcalib.metrics._validation" in GRAPH["skcalib.recalibration._base"]
+    assert "skcalib._core._binning" in GRAPH["skcalib.recalibration._histogram"]
+    assert "skcalib._core._validation" in GRAPH["skcalib.recalibration._base"]
 
 
 def test_streaming_depends_on_metrics_and_never_the_reverse():
     streaming = "skcalib.streaming"
     assert streaming in GRAPH
-    allowed = (streaming, METRICS, BOTTOM)
+    allowed = (streaming, METRICS, CORE, BOTTOM)
     for module, edges in GRAPH.items():
         if _within(module, streaming):
             other = sorted(e for e in edges if not any(_within(e, a) for a in allowed))
             assert not other, f"{module} imports {other}"
-        elif _within(module, METRICS) or _within(module, BOTTOM):
+        elif any(_within(module, a) for a in (METRICS, CORE, BOTTOM)):
             back = sorted(e for e in edges if _within(e, streaming))
             assert not back, f"{module} imports {back}"
     # the accumulator is built on the one binning core
-    assert "skcalib.metrics._binning" in GRAPH["skcalib.streaming._accumulator"]
+    assert "skcalib._core._binning" in GRAPH["skcalib.streaming._accumulator"]
 
 
 def test_only_the_compat_layer_touches_private_sklearn_names():
@@ -421,7 +435,7 @@ def test_text_files_found():
     for name in (
         "README.md",
         "pyproject.toml",
-        "skcalib/metrics/_members.py",
+        "skcalib/metrics/_ensembles/_members.py",
         "tests/test_architecture.py",
         "doc/index.rst",
         "benchmarks/bench_calibration.py",

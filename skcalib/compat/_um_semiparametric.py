@@ -51,7 +51,8 @@ import numbers
 import numpy as np
 from scipy import special
 
-from ..metrics._semiparametric import (
+from .._core._validation import _check_real_array, _find_nonfinite
+from ..metrics._calibration._semiparametric import (
     _bootstrap_se,
     _calibration_function,
     _cce_cross_fit,
@@ -61,7 +62,6 @@ from ..metrics._semiparametric import (
     _weighted_mean,
     weight_function,
 )
-from ..metrics._validation import _check_real_array, _find_nonfinite
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [

@@ -10,8 +10,8 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from ..metrics._binning import resolve_multiclass
-from ..metrics._validation import check_classification_input
+from .._core._binning import resolve_multiclass
+from .._core._validation import check_classification_input
 from ..utils._sklearn_compat import validate_style_kwargs
 
 __all__ = []

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from ..metrics._binning import bin_stats
+from .._core._binning import bin_stats
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._base import (
     check_matplotlib,

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core._binning import bin_stats
 from ..metrics import BinStats, calibration_error_from_bin_stats
-from ..metrics._binning import bin_stats
-from ..metrics._calibration import _wilson_interval
+from ..metrics._calibration._binned import _wilson_interval
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._base import (
     check_kind,

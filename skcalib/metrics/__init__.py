@@ -7,8 +7,8 @@ package depends only on the scikit-learn compatibility layer (:mod:`skcalib.util
 everything else in skcalib depends on it.
 """
 
-from ._binning import BinStats, compute_bin_stats, quantile_bin_edges, uniform_bin_edges
-from ._calibration import (
+from .._core._binning import BinStats, compute_bin_stats, quantile_bin_edges, uniform_bin_edges
+from ._calibration._binned import (
     adaptive_calibration_error,
     calibration_error_from_bin_stats,
     expected_calibration_error,
@@ -20,10 +20,24 @@ from ._calibration import (
     static_calibration_error,
     thresholded_adaptive_calibration_error,
 )
-from ._calibration_quantiles import expected_calibration_error_quantiles
+from ._calibration._quantiles import expected_calibration_error_quantiles
+from ._calibration._semiparametric import (
+    censored_calibration_error,
+    censored_calibration_error_ci,
+    semiparametric_calibration_error,
+    semiparametric_calibration_error_ci,
+)
+from ._calibration._smooth import smooth_calibration_error, smooth_reliability_curve
+from ._calibration._statistical import (
+    bayesian_expected_calibration_error,
+    calibration_error_ci,
+    consistency_resampling_test,
+    hosmer_lemeshow_test,
+    spiegelhalter_test,
+)
 
 # ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
-from ._diversity import (
+from ._ensembles._diversity import (
     average_pairwise_diversity,
     cosine_distance,
     disagreement,
@@ -32,22 +46,22 @@ from ._diversity import (
     lp_distance,
     variance_bound,
 )
-from ._ensembles import (
-    ensemble_cross_entropy,
-    gibbs_cross_entropy,
-    knowledge_uncertainty,
-    model_uncertainty,
-)
-from ._information_criteria import (
+from ._ensembles._information_criteria import (
     PSISWarning,
     importance_sampling_cross_validation,
     negative_waic,
     psis_loo,
 )
-from ._members import member_log_likelihood, member_probabilities
-from ._pit import pit_histogram, quantile_calibration_curve
+from ._ensembles._members import member_log_likelihood, member_probabilities
+from ._ensembles._uncertainty import (
+    ensemble_cross_entropy,
+    gibbs_cross_entropy,
+    knowledge_uncertainty,
+    model_uncertainty,
+)
 from ._registration import register_scorers, unregister_scorers
-from ._regression import (
+from ._regression._pit import pit_histogram, quantile_calibration_curve
+from ._regression._scores import (
     crps_ensemble,
     crps_normal,
     interval_coverage,
@@ -66,7 +80,7 @@ from ._results import (
     SquaredErrorConfidenceInterval,
 )
 from ._scorer import get_scorer, get_scorer_names
-from ._scoring_rules import (
+from ._scoring._scoring_rules import (
     brier_decomposition,
     brier_score,
     negative_log_likelihood,
@@ -81,20 +95,6 @@ from ._selective import (
     rejection_curve,
     risk_at_coverage,
     uncertainty_auc,
-)
-from ._semiparametric import (
-    censored_calibration_error,
-    censored_calibration_error_ci,
-    semiparametric_calibration_error,
-    semiparametric_calibration_error_ci,
-)
-from ._smooth import smooth_calibration_error, smooth_reliability_curve
-from ._statistical import (
-    bayesian_expected_calibration_error,
-    calibration_error_ci,
-    consistency_resampling_test,
-    hosmer_lemeshow_test,
-    spiegelhalter_test,
 )
 
 __all__ = [

@@ -65,7 +65,7 @@ from ..utils._sklearn_compat import (
     validate_parameter_constraints,
     validate_params,
 )
-from ._calibration import (
+from ._calibration._binned import (
     adaptive_calibration_error,
     expected_calibration_error,
     general_calibration_error,
@@ -74,14 +74,18 @@ from ._calibration import (
     static_calibration_error,
     thresholded_adaptive_calibration_error,
 )
+from ._calibration._semiparametric import semiparametric_calibration_error
+from ._calibration._smooth import smooth_calibration_error
+from ._ensembles._information_criteria import (
+    importance_sampling_cross_validation,
+    negative_waic,
+    psis_loo,
+)
+from ._ensembles._members import check_member_ensemble, log_likelihood_matrix
 from ._guard import add_metric_scorer_names, scorer_misuse_message, scorer_names_for_metric
-from ._information_criteria import importance_sampling_cross_validation, negative_waic, psis_loo
-from ._members import check_member_ensemble, log_likelihood_matrix
-from ._regression import crps_normal, normal_negative_log_likelihood
-from ._scoring_rules import brier_score, negative_log_likelihood
+from ._regression._scores import crps_normal, normal_negative_log_likelihood
+from ._scoring._scoring_rules import brier_score, negative_log_likelihood
 from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
-from ._semiparametric import semiparametric_calibration_error
-from ._smooth import smooth_calibration_error
 
 __all__ = ["get_scorer", "get_scorer_names"]
 
@@ -158,7 +162,7 @@ class _Spec:
 
 
 _SPECS = (
-    # calibration-error family (skcalib.metrics._calibration)
+    # calibration-error family (skcalib.metrics._calibration._binned)
     _Spec("neg_expected_calibration_error", "ece", expected_calibration_error, "proba"),
     _Spec("neg_max_calibration_error", "mce", max_calibration_error, "proba"),
     _Spec(
@@ -176,7 +180,7 @@ _SPECS = (
         "proba",
     ),
     _Spec("neg_general_calibration_error", "gce", general_calibration_error, "proba"),
-    # statistical calibration (skcalib.metrics._smooth, _semiparametric)
+    # statistical calibration (skcalib.metrics._calibration._smooth, _semiparametric)
     _Spec("neg_smooth_calibration_error", "smece", smooth_calibration_error, "proba"),
     _Spec(
         "neg_semiparametric_calibration_error",

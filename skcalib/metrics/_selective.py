@@ -49,9 +49,8 @@ import numpy as np
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.utils import Bunch
 
-from ..utils._array_api import float_dtype, get_namespace_and_device, max_float_dtype, to_numpy
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import (
+from .._core._array_api import float_dtype, get_namespace_and_device, max_float_dtype, to_numpy
+from .._core._binning import (
     COUNT,
     SUM_TRUE,
     _pair_sums_xp,
@@ -59,8 +58,7 @@ from ._binning import (
     accumulate_pairs,
     probability_outcome,
 )
-from ._guard import scorer_misuse_guard
-from ._validation import (
+from .._core._validation import (
     _check_proba_array,
     _check_proba_array_xp,
     _check_real_array,
@@ -73,6 +71,8 @@ from ._validation import (
     check_sample_weight,
     row_sum_tolerance,
 )
+from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._guard import scorer_misuse_guard
 
 __all__ = [
     "area_under_generalized_risk_coverage",

@@ -34,19 +34,19 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
-from ..metrics._validation import (
+from .._core._array_api import (
+    float_dtype,
+    get_namespace_and_device,
+    max_float_dtype,
+    to_numpy,
+)
+from .._core._validation import (
     PROBA_TOLERANCE,
     check_classification_labels,
     check_proba_values,
     check_sample_weight,
     iter_row_chunks,
     row_sum_tolerance,
-)
-from ..utils._array_api import (
-    float_dtype,
-    get_namespace_and_device,
-    max_float_dtype,
-    to_numpy,
 )
 from ..utils._sklearn_compat import StrOptions, fit_context
 

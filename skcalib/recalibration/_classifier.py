@@ -13,7 +13,7 @@ from sklearn.utils import get_tags, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import check_array, check_is_fitted, has_fit_parameter
 
-from ..metrics._validation import check_sample_weight
+from .._core._validation import check_sample_weight
 from ..utils._sklearn_compat import HasMethods, StrOptions, fit_context
 from ._base import BaseCalibrator, check_targets
 from ._histogram import HistogramBinning, ScalingBinning

@@ -7,8 +7,8 @@ import numbers
 
 import numpy as np
 
+from .._core._binning import assign_bins, check_bin_edges
 from ..metrics import compute_bin_stats
-from ..metrics._binning import assign_bins, check_bin_edges
 from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import BaseCalibrator, renormalise, two_columns
 from ._logistic import fit_logistic, logistic_predict

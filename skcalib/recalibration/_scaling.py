@@ -11,7 +11,7 @@ from scipy.optimize import minimize
 from scipy.sparse.linalg import LinearOperator, cg
 from sklearn.exceptions import ConvergenceWarning
 
-from ..utils._array_api import (
+from .._core._array_api import (
     get_namespace_and_device,
     max_float_dtype,
     namespace_name,

@@ -10,8 +10,8 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
-from ..metrics._validation import iter_row_chunks
-from ..utils._array_api import max_float_dtype, to_numpy
+from .._core._array_api import max_float_dtype, to_numpy
+from .._core._validation import iter_row_chunks
 from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import SCAN_CHUNK_BYTES, BaseCalibrator, softmax_rows
 

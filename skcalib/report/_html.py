@@ -20,7 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import metrics as _metrics
-from ..metrics._validation import check_classification_input
+from .._core._validation import check_classification_input
 from ._figures import (
     CONFIDENCE_LEVEL,
     DIAGRAM_STRATEGIES,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import metrics as _metrics
-from ..metrics._validation import check_classification_input
+from .._core._validation import check_classification_input
 from ..utils._sklearn_compat import Interval, validate_params
 
 __all__ = ["CalibrationReport", "MetricColumn", "calibration_report"]

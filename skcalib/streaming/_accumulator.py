@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-from ..metrics._binning import (
+from .._core._binning import (
     COUNT,
     SUM_PROBA,
     SUM_TRUE,
@@ -29,19 +29,19 @@ from ..metrics._binning import (
     resolve_multiclass,
     uniform_bin_edges,
 )
-from ..metrics._calibration import _error, curve_from_bin_stats
-from ..metrics._scoring_rules import (
-    _binned_totals,
-    _brier_sum,
-    _log_loss_sum,
-    binned_decomposition,
-)
-from ..metrics._validation import (
+from .._core._validation import (
     _check_labels,
     _to_numpy,
     check_classification_input,
     iter_row_chunks,
     rows_per_chunk,
+)
+from ..metrics._calibration._binned import _error, curve_from_bin_stats
+from ..metrics._scoring._scoring_rules import (
+    _binned_totals,
+    _brier_sum,
+    _log_loss_sum,
+    binned_decomposition,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
@@ -131,7 +131,7 @@ for _edges in _UPPER.values():
 
 def _fine_cell(x, *, at_most_one=False, out=None):
     """Cell of :func:`fine_bin_edges` holding each probability (right-closed cells, as
-    :func:`~skcalib.metrics._binning.bin_index_unclipped`; index ``FINE_CELLS + 2`` for
+    :func:`~skcalib._core._binning.bin_index_unclipped`; index ``FINE_CELLS + 2`` for
     values above 1 within the rounding tolerance).
 
     The cells are equal-width in log-odds, so the cell is computed from the log-odds of

@@ -28,7 +28,7 @@ Array API namespaces
 :func:`sklearn_namespace_and_device` is
 ``sklearn.utils._array_api.get_namespace_and_device`` (scikit-learn >= 1.5): the namespace
 of the arrays, whether they are array-API arrays (always False with
-``array_api_dispatch=False``) and their device.  :mod:`skcalib.utils._array_api` builds on
+``array_api_dispatch=False``) and their device.  :mod:`skcalib._core._array_api` builds on
 it, so that skcalib dispatches exactly when scikit-learn does.
 
 Scorers

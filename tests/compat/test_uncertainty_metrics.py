@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import skcalib.metrics as skm
+from skcalib._core._binning import BinStats
 from skcalib.compat import uncertainty_metrics as um
 from skcalib.compat._um_binning import (
     um_adaptive_upper_edges,
@@ -23,7 +24,6 @@ from skcalib.compat._um_binning import (
     um_bin_stats,
     um_even_upper_edges,
 )
-from skcalib.metrics._binning import BinStats
 
 # --------------------------------------------------------------------------------------
 # shared data of uncertainty_metrics/numpy/general_calibration_error_test.py

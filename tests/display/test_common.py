@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import same_color, to_rgb  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
+from skcalib._core import _validation  # noqa: E402
 from skcalib.display import (  # noqa: E402
     ConfidenceHistogramDisplay,
     PITDisplay,
@@ -20,7 +21,6 @@ from skcalib.display import (  # noqa: E402
     ReliabilityDisplay,
     _base,
 )
-from skcalib.metrics import _validation  # noqa: E402
 from skcalib.utils import _sklearn_compat as compat  # noqa: E402
 
 

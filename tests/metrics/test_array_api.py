@@ -11,7 +11,7 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import skcalib.metrics as M
-from skcalib.utils._array_api import to_numpy
+from skcalib._core._array_api import to_numpy
 from tests.utils.array_api_cases import CASE_IDS, Case, import_library, no_host_copy_of_the_data
 
 

@@ -5,6 +5,8 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.calibration import calibration_curve
 
+from skcalib._core._binning import assign_bins, bin_stats, stats_of_input, uniform_bin_edges
+from skcalib._core._validation import check_classification_input
 from skcalib.metrics import (
     BinStats,
     adaptive_calibration_error,
@@ -19,8 +21,6 @@ from skcalib.metrics import (
     static_calibration_error,
     thresholded_adaptive_calibration_error,
 )
-from skcalib.metrics._binning import assign_bins, bin_stats, stats_of_input, uniform_bin_edges
-from skcalib.metrics._validation import check_classification_input
 
 from ._slow_calibration import slow_gce
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from skcalib.metrics import expected_calibration_error_quantiles
-from skcalib.metrics._calibration_quantiles import (
+from skcalib.metrics._calibration._quantiles import (
     tfp_assign_bins,
     tfp_quantile_bin_edges,
     tfp_quantile_edge_indices,

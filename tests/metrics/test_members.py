@@ -23,7 +23,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from skcalib.metrics import member_log_likelihood, member_probabilities, psis_loo
-from skcalib.metrics._members import log_likelihood_matrix
+from skcalib.metrics._ensembles._members import log_likelihood_matrix
 
 X, Y = load_iris(return_X_y=True)
 NAMES = np.array(["setosa", "versicolor", "virginica"])[Y]

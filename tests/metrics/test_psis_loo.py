@@ -154,7 +154,7 @@ def test_chunks_give_the_same_rows():
 def test_kernel_helpers():
     from scipy.stats import genpareto
 
-    from skcalib.metrics import _information_criteria as ic
+    from skcalib.metrics._ensembles import _information_criteria as ic
 
     # the tail: the largest values of each row, ascending, with their columns and cutoff
     x = np.array([[0.0, -3.0, -1.0, -2.0, -0.5, -4.0], [-1.0, -1.0, 0.0, -2.0, -1.0, -5.0]])

@@ -20,7 +20,7 @@ from skcalib.metrics import (
     semiparametric_calibration_error,
     semiparametric_calibration_error_ci,
 )
-from skcalib.metrics._semiparametric import (
+from skcalib.metrics._calibration._semiparametric import (
     _spline_predict,
     spce_estimate,
     survival_folds,

@@ -13,7 +13,7 @@ import pytest
 from scipy.integrate import trapezoid
 
 from skcalib.metrics import smooth_calibration_error, smooth_reliability_curve
-from skcalib.metrics._smooth import _smooth_fit
+from skcalib.metrics._calibration._smooth import _smooth_fit
 
 from ._slow_statistical import slow_smece_sigma
 

@@ -35,7 +35,7 @@ from skcalib.metrics import (
     max_calibration_error,
     spiegelhalter_test,
 )
-from skcalib.metrics._statistical import _Cells, _errors_of_cells
+from skcalib.metrics._calibration._statistical import _Cells, _errors_of_cells
 
 from ._slow_statistical import (
     slow_bayesian_ece,
@@ -79,7 +79,7 @@ def _calibrated(seed, n):
 @pytest.mark.parametrize("weighted", [False, True])
 def test_cells_reproduce_the_metric(metric, kw, weighted):
     """The (bin, outcome) cells with their observed row counts give the metric exactly."""
-    from skcalib.metrics._statistical import _validated
+    from skcalib.metrics._calibration._statistical import _validated
 
     y, p = _squared_model(0, 500)
     w = np.random.default_rng(1).random(500) if weighted else None

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from skcalib._core._validation import check_classification_input
 from skcalib.metrics import general_calibration_error, monotonic_sweep_calibration_error
-from skcalib.metrics._calibration import _is_monotone, _monotonic_sweep
-from skcalib.metrics._validation import check_classification_input
+from skcalib.metrics._calibration._binned import _is_monotone, _monotonic_sweep
 
 from ._slow_calibration import slow_gce, slow_groups, slow_stats
 
@@ -96,7 +96,7 @@ def test_matches_slow_loop(seed, k, weighted, norm):
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("multiclass", ["auto", "top_label", "classwise"])
 def test_chosen_b_monotone_and_next_not(seed, multiclass):
-    from skcalib.metrics._binning import bin_stats
+    from skcalib._core._binning import bin_stats
 
     rng = np.random.default_rng(100 + seed)
     y, P = _random(rng, 300, 3)

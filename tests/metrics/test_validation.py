@@ -7,17 +7,17 @@ from numpy.testing import assert_array_equal
 from sklearn import config_context
 from sklearn.metrics import log_loss
 
+from skcalib._core._validation import (
+    PROBA_TOLERANCE,
+    check_classification_input,
+    check_sample_weight,
+    row_sum_tolerance,
+)
 from skcalib.metrics import (
     brier_score,
     expected_calibration_error,
     negative_log_likelihood,
     static_calibration_error,
-)
-from skcalib.metrics._validation import (
-    PROBA_TOLERANCE,
-    check_classification_input,
-    check_sample_weight,
-    row_sum_tolerance,
 )
 
 P3 = np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])

@@ -14,13 +14,13 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn.exceptions import ConvergenceWarning
 
-from skcalib.recalibration import MatrixScaling, TemperatureScaling, VectorScaling
-from skcalib.utils._array_api import (
+from skcalib._core._array_api import (
     get_namespace_and_device,
     max_float_dtype,
     namespace_name,
     to_numpy,
 )
+from skcalib.recalibration import MatrixScaling, TemperatureScaling, VectorScaling
 from tests.utils.array_api_cases import CASE_IDS, Case
 
 xps = pytest.importorskip("array_api_strict")

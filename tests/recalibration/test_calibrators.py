@@ -12,13 +12,13 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
+from skcalib._core._validation import PROBA_TOLERANCE
 from skcalib.metrics import (
     brier_score,
     expected_calibration_error,
     negative_log_likelihood,
     reliability_curve,
 )
-from skcalib.metrics._validation import PROBA_TOLERANCE
 from skcalib.recalibration import (
     BetaCalibration,
     EnsembleTemperatureScaling,

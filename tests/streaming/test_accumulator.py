@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
+from skcalib._core._binning import COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ, quantile_edges
 from skcalib.metrics import (
     brier_decomposition,
     brier_score,
@@ -19,7 +20,6 @@ from skcalib.metrics import (
     root_mean_squared_calibration_error,
     static_calibration_error,
 )
-from skcalib.metrics._binning import COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ, quantile_edges
 from skcalib.report import calibration_report
 from skcalib.streaming import CalibrationAccumulator, fine_bin_edges
 
@@ -347,7 +347,7 @@ def test_fine_cell_index_is_the_right_closed_bin(dtype):
     # the log-odds formula with its fix-up equals the binary search of the binning core on
     # every edge, its neighbouring floats, 0, 1, values crowded near 0 and 1, and values
     # above 1 within the rounding tolerance of 2-D input
-    from skcalib.metrics._binning import bin_index_unclipped
+    from skcalib._core._binning import bin_index_unclipped
     from skcalib.streaming._accumulator import _fine_cell
 
     rng = np.random.default_rng(0)

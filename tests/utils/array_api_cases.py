@@ -99,7 +99,7 @@ def array_api_dispatch(monkeypatch):
     """``sklearn.config_context(array_api_dispatch=True)``, with ``SCIPY_ARRAY_API=1``;
     a skip where this scikit-learn cannot dispatch (1.6 and 1.7 need the
     array-api-compat package)."""
-    from skcalib.utils._array_api import get_namespace_and_device
+    from skcalib._core._array_api import get_namespace_and_device
 
     monkeypatch.setenv("SCIPY_ARRAY_API", "1")
     strict = pytest.importorskip("array_api_strict")
@@ -115,10 +115,10 @@ def no_host_copy_of_the_data(monkeypatch, n):
     """Fail on a host copy of anything as long as the data (``n`` samples): a metric
     must compute in the namespace; only bin and group sums, class labels and scalars
     may travel to the host (every ``to_numpy`` of the metrics' modules is guarded)."""
-    import skcalib.metrics._binning as binning
-    import skcalib.metrics._scoring_rules as scoring_rules
+    import skcalib._core._binning as binning
+    import skcalib._core._validation as validation
+    import skcalib.metrics._scoring._scoring_rules as scoring_rules
     import skcalib.metrics._selective as selective
-    import skcalib.metrics._validation as validation
 
     for module in (binning, scoring_rules, selective, validation):
         real = module.to_numpy

@@ -1,11 +1,11 @@
-"""The array API helpers of ``skcalib.utils._array_api`` on ``array_api_strict`` (the
+"""The array API helpers of ``skcalib._core._array_api`` on ``array_api_strict`` (the
 reference namespace: its non-default devices refuse conversion to numpy, like a GPU
 tensor) and PyTorch CPU tensors."""
 
 import numpy as np
 import pytest
 
-from skcalib.utils._array_api import (
+from skcalib._core._array_api import (
     float_dtype,
     get_namespace_and_device,
     is_numpy_namespace,
@@ -111,7 +111,7 @@ def test_torch_tensors_are_array_api_arrays(dispatch):
 
 
 def test_numpy_namespace_computes_on_numpy_arrays():
-    from skcalib.utils._array_api import numpy_namespace
+    from skcalib._core._array_api import numpy_namespace
 
     xp = numpy_namespace()
     assert is_numpy_namespace(xp)

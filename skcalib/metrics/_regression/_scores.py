@@ -24,9 +24,7 @@ import numpy as np
 from scipy.special import erf, ndtr
 from sklearn.utils import check_random_state
 
-from ..utils._sklearn_compat import Interval, validate_params
-from ._guard import scorer_misuse_guard
-from ._validation import (
+from ..._core._validation import (
     _as_float,
     _check_positive,
     _check_real_array,
@@ -35,6 +33,8 @@ from ._validation import (
     check_sample_weight,
     iter_row_chunks,
 )
+from ...utils._sklearn_compat import Interval, validate_params
+from .._guard import scorer_misuse_guard
 
 __all__ = [
     "crps_normal",

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._sklearn_compat import sklearn_namespace_and_device
+from ..utils._sklearn_compat import sklearn_namespace_and_device
 
 __all__ = [
     "float_dtype",

@@ -21,10 +21,10 @@ import numpy as np
 from scipy import optimize
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._guard import scorer_misuse_guard
+from ..._core._validation import check_classification_input, iter_row_chunks
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._guard import scorer_misuse_guard
 from ._statistical import _DATA, conf_outcome
-from ._validation import check_classification_input, iter_row_chunks
 
 __all__ = ["smooth_calibration_error", "smooth_reliability_curve"]
 

@@ -25,14 +25,14 @@ import numpy as np
 from scipy.special import digamma, entr, logsumexp, rel_entr
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._validation import (
+from ..._core._validation import (
     _as_float,
     _find_nonfinite,
     _to_numpy,
     check_classification_input,
     check_proba_values,
 )
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
     "ensemble_cross_entropy",

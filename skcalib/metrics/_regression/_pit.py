@@ -16,15 +16,15 @@ import numpy as np
 from scipy.stats import binom
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import Interval, validate_params
-from ._binning import _uniform_edges, bin_index_unclipped, check_n_bins
-from ._validation import (
+from ..._core._binning import _uniform_edges, bin_index_unclipped, check_n_bins
+from ..._core._validation import (
     _check_real_array,
     _find_nonfinite,
     _to_numpy,
     check_sample_weight,
     iter_row_chunks,
 )
+from ...utils._sklearn_compat import Interval, validate_params
 
 __all__ = ["pit_histogram", "quantile_calibration_curve"]
 

@@ -22,8 +22,8 @@ import numbers
 import numpy as np
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import Interval, validate_params
-from ._validation import _as_float, _to_numpy
+from ..._core._validation import _as_float, _to_numpy
+from ...utils._sklearn_compat import Interval, validate_params
 
 __all__ = ["expected_calibration_error_quantiles"]
 
@@ -41,7 +41,7 @@ def tfp_quantile_edge_indices(n, n_bins):
 
     Examples
     --------
-    >>> from skcalib.metrics._calibration_quantiles import tfp_quantile_edge_indices
+    >>> from skcalib.metrics._calibration._quantiles import tfp_quantile_edge_indices
     >>> tfp_quantile_edge_indices(6, 3)  # positions 0, 1.667, 3.333, 5
     array([0, 2, 3, 5])
     >>> tfp_quantile_edge_indices(11, 4)  # 2.5 -> 2 and 7.5 -> 8

@@ -1,7 +1,7 @@
 """The calibration-error family: ECE, MCE, RMSCE, SCE, ACE, TACE and their general form.
 
 Every function here validates its options at the boundary, builds the per-bin sufficient
-statistics with the one binning core (:mod:`skcalib.metrics._binning`) and aggregates
+statistics with the one binning core (:mod:`skcalib._core._binning`) and aggregates
 them; nothing else is binned anywhere, so the printed errors, :func:`reliability_curve`
 and the diagrams drawn from it always agree.
 """
@@ -14,17 +14,17 @@ import numpy as np
 from scipy.special import betaincinv, ndtri
 from sklearn.utils import Bunch
 
-from ..utils._array_api import get_namespace_and_device, max_float_dtype
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import (
+from ..._core._array_api import get_namespace_and_device, max_float_dtype
+from ..._core._binning import (
     MULTICLASS_OPTIONS,
     STRATEGIES,
     BinStats,
     bin_stats,
     stats_of_input,
 )
-from ._guard import scorer_misuse_guard
-from ._validation import check_classification_input
+from ..._core._validation import check_classification_input
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._guard import scorer_misuse_guard
 
 __all__ = [
     "adaptive_calibration_error",

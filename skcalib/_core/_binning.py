@@ -25,7 +25,7 @@ Everything is numpy: an exact right-closed bin index by arithmetic on the edges 
 weighted ``np.bincount`` over a combined (bin, outcome) or (class, bin) index, in
 cache-sized chunks of rows (:func:`_pair_sums`, :func:`_classwise_sums`).  With fixed
 edges the data is read once: each chunk is checked (when the caller passes
-:func:`~skcalib.metrics._validation.checked_rows`), reduced to its (probability,
+:func:`~skcalib._core._validation.checked_rows`), reduced to its (probability,
 outcome) pairs or class-wise sums, and binned while it is in cache.
 
 Equal-mass bins (``strategy="quantile"``) use the inverted-CDF quantiles of the binned
@@ -47,8 +47,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..utils._array_api import max_float_dtype, to_numpy, weighted_bincount
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._array_api import max_float_dtype, to_numpy, weighted_bincount
 from ._validation import (
     ClassificationInput,
     _as_float,
@@ -562,7 +562,7 @@ def probability_outcome(data, multiclass, rows=None):
     ``multiclass`` is "binary" (the positive-class probability against the positive
     class) or "top_label" (the largest probability against whether its class is the
     true one).  ``rows`` are the chunks of ``data.proba`` to read
-    (:func:`~skcalib.metrics._validation.checked_rows` when the values are not checked
+    (:func:`~skcalib._core._validation.checked_rows` when the values are not checked
     yet); by default the plain chunks of validated data.
     """
     P = data.proba
@@ -619,7 +619,7 @@ def bin_stats(
 
     ``rows`` are the chunks of ``data.proba`` to read: by default the plain chunks of
     data whose values are checked; :func:`stats_of_input` passes
-    :func:`~skcalib.metrics._validation.checked_rows`, which checks each chunk as it is
+    :func:`~skcalib._core._validation.checked_rows`, which checks each chunk as it is
     read.  Options are validated by the public callers (``bins`` already checked by
     :func:`check_bin_edges`).  The rows are read once: binary calibration with fixed
     edges bins each chunk as it is read; top-label calibration first reduces the rows to
@@ -720,7 +720,7 @@ def _bin_stats_xp(data, rows, mode, n_bins, strategy, bins, threshold):
     The O(n) work runs in the namespace, on the device: the bin index by
     ``searchsorted`` against the edges (the right-closed rule, exact: the probabilities
     and the edges are compared in the widest float of the device), the per-bin sums by
-    :func:`~skcalib.utils._array_api.weighted_bincount` over the same combined (bin,
+    :func:`~skcalib._core._array_api.weighted_bincount` over the same combined (bin,
     outcome) and (class, bin) cells as the numpy kernels.  Equal-mass edges are order
     statistics taken on the device (only the ``n_bins + 1`` edges travel).  The
     resulting ``(4, n_groups, n_bins)`` sums are moved to the host: a :class:`BinStats`

@@ -21,9 +21,9 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._guard import scorer_misuse_guard
-from ._validation import _to_numpy, check_sample_weight, iter_row_chunks
+from ..._core._validation import _to_numpy, check_sample_weight, iter_row_chunks
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._guard import scorer_misuse_guard
 
 __all__ = [
     "PSISWarning",

@@ -23,15 +23,15 @@ from scipy import special
 from scipy.interpolate import UnivariateSpline
 from sklearn.utils import check_random_state
 
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._guard import scorer_misuse_guard
-from ._results import SquaredErrorConfidenceInterval
-from ._statistical import conf_outcome
-from ._validation import (
+from ..._core._validation import (
     _check_real_array,
     _find_nonfinite,
     check_classification_input,
 )
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._guard import scorer_misuse_guard
+from .._results import SquaredErrorConfidenceInterval
+from ._statistical import conf_outcome
 
 __all__ = [
     "censored_calibration_error",

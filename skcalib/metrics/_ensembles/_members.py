@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..utils._sklearn_compat import HasMethods, validate_params
-from ._validation import check_classification_input, check_proba_values
+from ..._core._validation import check_classification_input, check_proba_values
+from ...utils._sklearn_compat import HasMethods, validate_params
 
 __all__ = ["member_log_likelihood", "member_probabilities"]
 

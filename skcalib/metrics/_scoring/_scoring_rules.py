@@ -27,16 +27,16 @@ from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
 from sklearn.utils import Bunch
 
-from ..utils._array_api import get_namespace_and_device, max_float_dtype, to_numpy
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import bin_stats
-from ._guard import scorer_misuse_guard
-from ._validation import (
+from ..._core._array_api import get_namespace_and_device, max_float_dtype, to_numpy
+from ..._core._binning import bin_stats
+from ..._core._validation import (
     check_classification_input,
     check_classification_labels,
     checked_rows,
     row_chunks,
 )
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._guard import scorer_misuse_guard
 
 __all__ = [
     "brier_score",

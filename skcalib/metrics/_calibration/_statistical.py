@@ -7,7 +7,7 @@ hypothesis "the probabilities are calibrated" (:func:`spiegelhalter_test`,
 posterior distribution of the ECE (:func:`bayesian_expected_calibration_error`).
 
 Everything binned is computed from the :class:`~skcalib.metrics.BinStats` of the one
-binning core (:mod:`skcalib.metrics._binning`); the bin-level bootstrap of
+binning core (:mod:`skcalib._core._binning`); the bin-level bootstrap of
 :func:`calibration_error_ci` resamples those sufficient statistics instead of the
 samples.
 """
@@ -21,8 +21,7 @@ import numpy as np
 from scipy import special, stats
 from sklearn.utils import check_random_state
 
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._binning import (
+from ..._core._binning import (
     STRATEGIES,
     bin_stats,
     check_bin_edges,
@@ -30,23 +29,24 @@ from ._binning import (
     probability_outcome,
     resolve_multiclass,
 )
-from ._calibration import (
-    NORMS,
-    _error,
-    expected_calibration_error,
-    general_calibration_error,
-    max_calibration_error,
+from ..._core._validation import (
+    ClassificationInput,
+    _to_numpy,
+    check_classification_input,
 )
-from ._results import (
+from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._results import (
     BootstrapConfidenceInterval,
     CalibrationTestResult,
     ConsistencyResamplingResult,
     HosmerLemeshowResult,
 )
-from ._validation import (
-    ClassificationInput,
-    _to_numpy,
-    check_classification_input,
+from ._binned import (
+    NORMS,
+    _error,
+    expected_calibration_error,
+    general_calibration_error,
+    max_calibration_error,
 )
 
 __all__ = [

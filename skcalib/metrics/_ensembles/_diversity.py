@@ -18,8 +18,9 @@ import numpy as np
 from scipy.special import rel_entr
 from sklearn.utils import Bunch
 
-from ..utils._sklearn_compat import Interval, validate_params
-from ._ensembles import (
+from ..._core._validation import _as_float, _to_numpy, check_sample_weight
+from ...utils._sklearn_compat import Interval, validate_params
+from ._uncertainty import (
     _binary_to_2d,
     _check_proba_2d,
     check_input_named,
@@ -27,7 +28,6 @@ from ._ensembles import (
     true_class_proba,
     weighted_mean,
 )
-from ._validation import _as_float, _to_numpy, check_sample_weight
 
 __all__ = [
     "average_pairwise_diversity",

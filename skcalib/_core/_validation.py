@@ -30,7 +30,7 @@ Array API inputs
 ----------------
 With ``sklearn.set_config(array_api_dispatch=True)`` and ``y_proba`` an array of another
 namespace (a PyTorch, CuPy or JAX array, ``array_api_strict``;
-:func:`skcalib.utils._array_api.get_namespace_and_device`), the probabilities are never
+:func:`skcalib._core._array_api.get_namespace_and_device`), the probabilities are never
 converted to numpy: :attr:`ClassificationInput.xp` and ``device`` say where they are,
 the values are checked with the namespace's own reductions (:func:`checked_rows` yields
 the whole array as one chunk: one reduction per check on a device), integers and bools
@@ -67,7 +67,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn import get_config
 
-from ..utils._array_api import (
+from ._array_api import (
     float_dtype,
     get_namespace_and_device,
     has_fast_bincount,
@@ -518,7 +518,7 @@ def _detached(x):
 
 def _check_proba_array_xp(P, name, xp, device):
     """:func:`_check_proba_array` for an array of the namespace ``xp``: the array in its
-    computing dtype (:func:`~skcalib.utils._array_api.float_dtype`) and the numpy dtype
+    computing dtype (:func:`~skcalib._core._array_api.float_dtype`) and the numpy dtype
     it was given in (for :func:`row_sum_tolerance`).  A tensor that requires grad is
     detached (a metric reads values)."""
     P = _detached(P)

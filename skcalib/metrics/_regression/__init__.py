@@ -1,0 +1,1 @@
+"""Regression uncertainty: CRPS, PIT, quantile and interval scores."""

@@ -1,0 +1,1 @@
+"""Proper scoring rules for classification: Brier score and its decompositions, log-likelihood."""
