@@ -56,6 +56,7 @@ from ..utils._sklearn_compat import sklearn_namespace_and_device
 __all__ = [
     "float_dtype",
     "get_namespace_and_device",
+    "namespace_and_device",
     "has_fast_bincount",
     "is_numpy_namespace",
     "max_float_dtype",
@@ -119,6 +120,36 @@ def get_namespace_and_device(*arrays):
     if not is_array_api or is_numpy_namespace(xp):
         return None, None
     return xp, device
+
+
+def namespace_and_device(*arrays):
+    """``(xp, device)`` of ``arrays``, numpy being one namespace among others.
+
+    The namespace of :func:`get_namespace_and_device` when it is not None; otherwise
+    numpy's array API namespace (:func:`numpy_namespace`) and the device ``"cpu"``.
+    Kernels are written once against the returned ``xp``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> xp, device = namespace_and_device(np.array([0.2, 0.8]))
+    >>> is_numpy_namespace(xp), device
+    (True, 'cpu')
+    """
+    xp, device = get_namespace_and_device(*arrays)
+    if xp is None:
+        return _numpy_namespace(), "cpu"
+    return xp, device
+
+
+def _numpy_namespace():
+    global _NUMPY_XP
+    if _NUMPY_XP is None:
+        _NUMPY_XP = numpy_namespace()
+    return _NUMPY_XP
+
+
+_NUMPY_XP = None
 
 
 def numpy_namespace():
