@@ -257,7 +257,7 @@ def test_merge_leaves_the_other_accumulator_alone():
 
 
 def test_concurrent_updates_in_threads_equal_sequential_ones():
-    # the binary kernel keeps its work arrays per thread
+    # the kernel shares no state between threads
     from concurrent.futures import ThreadPoolExecutor
 
     rng = np.random.default_rng(8)
@@ -288,8 +288,8 @@ def test_pickle_is_exact_and_small_for_small_chunks(n):
     back = pickle.loads(text)
     assert back.to_dict() == acc.to_dict()
     if n:
-        assert_array_equal(back._state["fine"], acc._state["fine"])
-        assert back._state["fine"].flags.writeable
+        assert_array_equal(back._stats.fine, acc._stats.fine)
+        assert back._stats.fine.flags.writeable
         back.merge(acc)  # a restored state can be added to
         assert back.n_samples_ == 2 * n
     # a fine histogram with few non-empty cells travels by them (256 KiB dense)
@@ -326,7 +326,7 @@ def test_to_dict_json_round_trip_and_bounded_size():
     with pytest.raises(ValueError, match="not a CalibrationAccumulator state"):
         CalibrationAccumulator.from_dict({"version": 99})
     # a state of version 1 (without the Brier decomposition's totals) is refused by name
-    with pytest.raises(ValueError, match="of version 2: dict with version 1"):
+    with pytest.raises(ValueError, match="of version 3: dict with version 1"):
         CalibrationAccumulator.from_dict({**acc.to_dict(), "version": 1})
 
 
@@ -348,7 +348,7 @@ def test_fine_cell_index_is_the_right_closed_bin(dtype):
     # every edge, its neighbouring floats, 0, 1, values crowded near 0 and 1, and values
     # above 1 within the rounding tolerance of 2-D input
     from skcalib._core._binning import bin_index_unclipped
-    from skcalib.streaming._accumulator import _fine_cell
+    from skcalib.metrics._statistics import fine_cell
 
     rng = np.random.default_rng(0)
     edges = fine_bin_edges()
@@ -363,17 +363,15 @@ def test_fine_cell_index_is_the_right_closed_bin(dtype):
         ]
     ).astype(dtype)
     x = x[x >= 0]
-    assert_array_equal(_fine_cell(x), bin_index_unclipped(x, edges, uniform=False))
+    assert_array_equal(fine_cell(x), bin_index_unclipped(x, edges, uniform=False))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("n_bins", [1, 2, 10, 15, 100])
-def test_binary_kernel_equals_the_general_binning(dtype, n_bins):
-    # unweighted 0/1 binary chunks take a kernel of their own (equal-width bins and
-    # accuracy read from the fine cells); unit weights take the general binning of the
-    # core: same cells, same bins, same sums, on values placed on every kind of edge
-    from skcalib.streaming._accumulator import _coarse_plan
-
+@pytest.mark.parametrize("n_bins", [1, 2, 10, 15, 100, 5000])
+def test_unit_weights_give_the_statistics_of_no_weights(dtype, n_bins):
+    # one kernel for weighted and unweighted chunks: unit weights give the same cells,
+    # bins and sums, on values placed on every kind of edge (of the fine cells and of the
+    # equal-width bins), and the numbers of the batch functions
     rng = np.random.default_rng(5)
     edges = fine_bin_edges()
     uniform = np.linspace(0, 1, n_bins + 1)
@@ -392,24 +390,22 @@ def test_binary_kernel_equals_the_general_binning(dtype, n_bins):
     ).astype(dtype)
     p = np.clip(p, 0, 1)
     y = (rng.random(p.size) < p).astype(np.int8)
-    assert _coarse_plan(n_bins) is not None
-    fast = CalibrationAccumulator(n_bins=n_bins, labels=[0, 1]).update(y, p)
-    slow = CalibrationAccumulator(n_bins=n_bins, labels=[0, 1]).update(
+    plain = CalibrationAccumulator(n_bins=n_bins, labels=[0, 1]).update(y, p)
+    unit = CalibrationAccumulator(n_bins=n_bins, labels=[0, 1]).update(
         y, p, sample_weight=np.ones(p.size)
     )
-    a, b = fast._state, slow._state
-    assert not a["weighted"] and b["weighted"]
-    for key in ("stats", "fine"):
-        assert_array_equal(a[key][COUNT], b[key][COUNT], key)
-        assert_array_equal(a[key][SUM_TRUE], b[key][SUM_TRUE], key)
-        assert_array_equal(a[key][SUM_WEIGHT_SQ], b[key][SUM_WEIGHT_SQ], key)
-        assert_allclose(a[key][SUM_PROBA], b[key][SUM_PROBA], rtol=1e-13, atol=1e-300)
-    assert a["correct"] == b["correct"]
-    assert a["brier_sum"] == pytest.approx(b["brier_sum"], rel=1e-13)
-    assert a["log_loss_sum"] == pytest.approx(b["log_loss_sum"], rel=1e-13)
-    assert a["sum_ff"] == pytest.approx(b["sum_ff"], rel=1e-13)
-    assert a["sum_fo"] == pytest.approx(b["sum_fo"], rel=1e-13)
-    got = fast.compute()
+    a, b = plain._stats, unit._stats
+    assert not a.weighted and b.weighted
+    for key in ("bins", "fine"):
+        ta, tb = getattr(a, key), getattr(b, key)
+        assert_array_equal(ta[:, COUNT], tb[:, COUNT], key)
+        assert_array_equal(ta[:, SUM_TRUE], tb[:, SUM_TRUE], key)
+        assert_array_equal(ta[:, SUM_WEIGHT_SQ], tb[:, SUM_WEIGHT_SQ], key)
+        assert_allclose(ta[:, SUM_PROBA], tb[:, SUM_PROBA], rtol=1e-13, atol=1e-300)
+    assert_array_equal(a.correct, b.correct)
+    for key in ("brier_sum", "log_loss_sum", "sum_ff", "sum_fo"):
+        assert_allclose(getattr(a, key), getattr(b, key), rtol=1e-13, err_msg=key)
+    got = plain.compute()
     want = {
         "expected_calibration_error": expected_calibration_error(y, p, n_bins=n_bins),
         "max_calibration_error": max_calibration_error(y, p, n_bins=n_bins),
@@ -419,17 +415,5 @@ def test_binary_kernel_equals_the_general_binning(dtype, n_bins):
     for key, value in want.items():
         assert got[key] == pytest.approx(value, rel=RTOL, abs=1e-15), key
     _assert_decomposition_equal(
-        fast.brier_decomposition(), brier_decomposition(y, p, n_bins=n_bins)
+        plain.brier_decomposition(), brier_decomposition(y, p, n_bins=n_bins)
     )
-
-
-def test_binary_kernel_falls_back_when_a_cell_holds_two_edges():
-    from skcalib.streaming._accumulator import _coarse_plan
-
-    assert _coarse_plan(5000) is None  # cells near 0.5 are 1.2e-3 wide
-    rng = np.random.default_rng(6)
-    p = rng.random(4000)
-    y = (rng.random(4000) < p).astype(int)
-    got = CalibrationAccumulator(n_bins=5000).update(y, p).compute()
-    want = expected_calibration_error(y, p, n_bins=5000)
-    assert got["expected_calibration_error"] == pytest.approx(want, rel=RTOL)
