@@ -3,9 +3,9 @@
 In the style of scikit-learn's ``sklearn/tests/test_public_functions.py``: for every
 public function of the walked packages (their ``__all__``),
 
-* it carries ``_skl_parameter_constraints`` (set by ``validate_params``; the
-  scorer-misuse guard is looked through via ``__wrapped__``) with a constraint for
-  every parameter of its signature, and none for a parameter it does not have;
+* it carries ``_skl_parameter_constraints`` (set by ``validate_params``; a wrapper is
+  looked through via ``__wrapped__``) with a constraint for every parameter of its
+  signature, and none for a parameter it does not have;
 * a value of a type no constraint accepts raises a ``ValueError`` naming the parameter;
 * for every constraint that is not plain ``"array-like"`` / ``"no_validation"``, an
   invalid value of an accepted type (``generate_invalid_param_val``) raises a

@@ -41,9 +41,13 @@ routing, ``set_score_request``, caching in multi-metric scoring, ``repr``) is
 scikit-learn's own.  The registration of the names checks the hook's signature and warns
 if a future scikit-learn changes it.
 
-The table of names (``_SPECS``) refers to the metric functions themselves; the metric
--> scorer names part of it is handed down to :mod:`skcalib.metrics._guard` on import,
-for the message of a metric function passed where a scorer is expected.
+The table of names (``_SPECS``) refers to the metric functions themselves.  It also
+says which scorer to use for a metric function, which is not a scorer: scikit-learn
+calls a scorer as ``scorer(estimator, X, y)``, a metric as ``metric(y_true, y_proba)``.
+:func:`get_scorer` rejects a metric function of ``_SPECS`` with a ``ValueError`` that
+names its scorer (``scoring='ece'`` for :func:`expected_calibration_error`).  The metric
+functions carry no check of their own: given to scikit-learn directly
+(``scoring=expected_calibration_error``), they fail when called with the estimator.
 """
 
 from __future__ import annotations
@@ -82,7 +86,6 @@ from ._ensembles._information_criteria import (
     psis_loo,
 )
 from ._ensembles._members import check_member_ensemble, log_likelihood_matrix
-from ._guard import add_metric_scorer_names, scorer_misuse_message, scorer_names_for_metric
 from ._regression._scores import crps_normal, normal_negative_log_likelihood
 from ._scoring._scoring_rules import brier_score, negative_log_likelihood
 from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
@@ -226,10 +229,6 @@ _SPECS = (
 )
 
 _BY_NAME = {n: s for s in _SPECS for n in s.names}
-
-for _s in _SPECS:  # for the message of a metric passed where a scorer is expected
-    add_metric_scorer_names(_s.metric.__name__, _s.names)
-del _s
 
 # arguments that are data, never options of a scorer
 _DATA_ARGS = frozenset(
@@ -437,13 +436,31 @@ def is_skcalib_scorer(obj):
     return type(obj).__module__ == __name__
 
 
-def is_skcalib_metric(obj):
-    """True for a skcalib metric function (which is not a scorer)."""
-    if getattr(obj, "_skcalib_scorer_guard", False):
-        return True
-    module = getattr(obj, "__module__", None) or ""
-    return module.startswith("skcalib.metrics") and bool(
-        scorer_names_for_metric(getattr(obj, "__name__", ""))
+def _spec_of_metric(obj):
+    """The spec whose metric function ``obj`` is (also before a module reload), or None."""
+    key = (getattr(obj, "__module__", None), getattr(obj, "__qualname__", None))
+    for spec in _SPECS:
+        if key == (spec.metric.__module__, spec.metric.__qualname__):
+            return spec
+    return None
+
+
+def _metric_is_not_a_scorer(spec):
+    """The message for the metric of ``spec`` passed where a scorer is expected."""
+    metric = spec.metric.__name__
+    params = inspect.signature(spec.metric).parameters.values()
+    data_args = ", ".join(p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD)
+    name, *other = spec.names[::-1]  # the short alias first, when there is one
+    instead = (
+        f"pass scoring={name!r} (a name registered by `import skcalib`) or "
+        f"scoring=skcalib.metrics.get_scorer({name!r})"
+    )
+    if other:
+        instead += f"; its other name is {other[0]!r}"
+    return (
+        f"{metric} is a metric function, not a scorer: it is called as "
+        f"{metric}({data_args}, ...), whereas scikit-learn calls a scorer as "
+        f"scorer(estimator, X, y). To use it for model selection, {instead}."
     )
 
 
@@ -471,8 +488,8 @@ def get_scorer(scoring, **options):
         a name scikit-learn defines, such as ``"neg_brier_score"``, always means
         scikit-learn's scorer, here as in ``scoring=``).
         A scorer (callable) is returned as it is and None gives None, as in
-        scikit-learn.  A skcalib metric function raises a ValueError saying which name
-        to pass instead.
+        scikit-learn.  A skcalib metric function (which is not a scorer) raises a
+        ValueError saying which name to pass instead.
     **options
         Options of the metric, fixed for every call of the scorer, e.g.
         ``get_scorer("ece", n_bins=20)``, ``get_scorer("ece", pos_label="yes")``,
@@ -503,8 +520,9 @@ def get_scorer(scoring, **options):
     True
     """
     if scoring is None or (callable(scoring) and not isinstance(scoring, str)):
-        if callable(scoring) and is_skcalib_metric(scoring):
-            raise ValueError(scorer_misuse_message(scoring.__name__))
+        spec = _spec_of_metric(scoring)
+        if spec is not None:
+            raise ValueError(_metric_is_not_a_scorer(spec))
         if options:
             raise ValueError("options can only be given with a scorer name")
         return scoring

@@ -72,7 +72,6 @@ from .._core._validation import (
     row_sum_tolerance,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._guard import scorer_misuse_guard
 
 __all__ = [
     "area_under_generalized_risk_coverage",
@@ -487,7 +486,6 @@ def _aurc(mass, errors):
     return _as_unit(float(np.dot(np.diff(mass, prepend=0.0), risk)) / total)
 
 
-@scorer_misuse_guard
 @validate_params(_DATA, prefer_skip_nested_validation=True)
 def area_under_risk_coverage(
     y_true,
@@ -786,7 +784,6 @@ def risk_at_coverage(
 # --------------------------------------------------------------------------------------
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         **_DATA,

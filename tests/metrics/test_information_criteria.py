@@ -5,7 +5,6 @@ import math
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
-from sklearn.linear_model import LogisticRegression
 
 from skcalib.metrics import importance_sampling_cross_validation, negative_waic
 
@@ -221,11 +220,3 @@ def test_other_errors():
         negative_waic(LOGP, sample_weight=[1, 2])
     with pytest.raises(ValueError, match="sample_weight"):
         importance_sampling_cross_validation(LOGP, sample_weight=[1, -1, 1])
-
-
-def test_called_as_a_scorer_says_what_to_pass():
-    clf = LogisticRegression()
-    with pytest.raises(ValueError, match="not a scorer.*'waic'"):
-        negative_waic(clf, np.zeros((2, 2)), [0, 1])
-    with pytest.raises(ValueError, match="not a scorer.*'iscv'"):
-        importance_sampling_cross_validation(clf, np.zeros((2, 2)), [0, 1])

@@ -1,7 +1,6 @@
 """skcalib scorers: values equal the metrics on the same fold predictions, in every
 scorer kind (probabilistic classification, ensembles, Normal regression forecasts)."""
 
-import inspect
 import pickle
 
 import numpy as np
@@ -138,20 +137,6 @@ def test_every_name_builds(name):
     assert type(scorer).__module__ == "skcalib.metrics._scorer"
     spec = next(s for s in _SPECS if name in (s.name, s.alias))
     assert repr(scorer).startswith(f"make_scorer({(spec.score_func or spec.metric).__name__}")
-
-
-def test_the_guard_is_on_exactly_the_metrics_with_a_scorer():
-    with_scorer = {spec.metric.__name__ for spec in _SPECS}
-    guarded = {
-        name for name in M.__all__ if getattr(getattr(M, name), "_skcalib_scorer_guard", False)
-    }
-    assert guarded == with_scorer
-    for name in guarded:  # the guard wraps the validated metric (signature, constraints)
-        metric = getattr(M, name)
-        assert metric.__wrapped__ is not metric
-        assert inspect.signature(metric) == inspect.signature(metric.__wrapped__)
-        assert parameter_constraints(metric) is parameter_constraints(metric.__wrapped__)
-        assert parameter_constraints(metric)  # validated, and the guard keeps the constraints
 
 
 def _scoring(name):
@@ -542,31 +527,31 @@ def test_no_name_means_two_scorers():
         assert repr(sklearn.metrics.get_scorer(name)) == repr(get_scorer(name)), name
 
 
-def test_guard_metric_function_where_a_scorer_is_expected():
-    msg = r"expected_calibration_error is a metric function, not a scorer.*scoring='ece'"
+def test_get_scorer_rejects_a_metric_function_naming_its_scorer():
+    msg = (
+        r"expected_calibration_error is a metric function, not a scorer: it is called as "
+        r"expected_calibration_error\(y_true, y_proba, \.\.\.\), whereas scikit-learn "
+        r"calls a scorer as scorer\(estimator, X, y\)\. To use it for model selection, "
+        r"pass scoring='ece' .*get_scorer\('ece'\); its other name is "
+        r"'neg_expected_calibration_error'\.$"
+    )
     with pytest.raises(ValueError, match=msg):
         get_scorer(M.expected_calibration_error)
-    with pytest.raises(ValueError, match=msg):
-        cross_val_score(
-            _clf(), X_IRIS, Y_IRIS, scoring=M.expected_calibration_error, error_score="raise"
-        )
-    # with the default error_score, scikit-learn's "Scoring failed" warning carries it
-    with pytest.warns(UserWarning, match=r"Scoring failed(.|\n)*not a scorer"):
-        scores = cross_val_score(_clf(), X_IRIS, Y_IRIS, scoring=M.expected_calibration_error)
-    assert np.all(np.isnan(scores))
-    with pytest.raises(ValueError, match=msg):
-        GridSearchCV(
-            _clf(),
-            {"logisticregression__C": [1.0]},
-            scoring=M.expected_calibration_error,
-            error_score="raise",
-        ).fit(X_IRIS, Y_IRIS)
-    with pytest.raises(ValueError, match=r"brier_score is a metric.*scoring='brier'"):
-        M.brier_score(_clf().fit(X_IRIS, Y_IRIS), X_IRIS, Y_IRIS)
-    # every metric behind a scorer has the guard
+    brier = r"brier_score is a metric.*scoring='brier' .*get_scorer\('brier'\)\.$"
+    with pytest.raises(ValueError, match=brier):
+        get_scorer(M.brier_score)  # no other name
+    with pytest.raises(ValueError, match=r"crps_normal\(y_true, y_mean, y_std, \.\.\.\)"):
+        get_scorer(M.crps_normal)
+    # every metric behind a scorer, by its short alias (else its only name)
     for spec in _SPECS:
-        assert getattr(spec.metric, "_skcalib_scorer_guard", False), spec.metric.__name__
-    # the guard does not get in the way of normal calls
+        with pytest.raises(ValueError, match=rf"scoring={spec.names[-1]!r}"):
+            get_scorer(spec.metric)
+    # a metric without a scorer, or any other callable, is returned as it is
+    assert get_scorer(M.compute_bin_stats) is M.compute_bin_stats
+    scorer = get_scorer("ece")
+    assert get_scorer(scorer) is scorer
+    # the metrics themselves are plain validated functions
+    assert parameter_constraints(M.expected_calibration_error)
     assert M.expected_calibration_error([0, 1], [0.2, 0.7]) == pytest.approx(0.25)
 
 

@@ -127,7 +127,7 @@ def test_validate_params_behaves_as_skcalib_relies_on():
     with pytest.raises(ValueError, match=r"The 'estimator' parameter of my_metric must be"):
         metric([0, 1], estimator=object())
     # the constraints stay reachable (get_scorer validates options up front with them),
-    # also through functools.wraps, as in skcalib's scorer-misuse guard
+    # also through functools.wraps
     constraints = compat.parameter_constraints(metric)
     assert set(constraints) == {"n_bins", "norm", "estimator"}
     wrapper = functools.wraps(metric)(lambda *args, **kwargs: metric(*args, **kwargs))
@@ -319,11 +319,14 @@ def test_nothing_of_skcalib_inside_sklearn_constraints():
                 assert not _from_skcalib(c), c
     assert _from_skcalib(compat.ScorerBase) and _from_skcalib(get_scorer("ece"))
     # so a metric function passed as ``scoring`` is scikit-learn's business: accepted as
-    # any callable, and the metric itself says what to pass instead when it is called
+    # any callable, it fails when it is called with the estimator; skcalib's get_scorer
+    # is where the metric function is rejected with the name of its scorer
     assert check_scoring(_clf(), scoring=expected_calibration_error) is expected_calibration_error
     assert check_scoring(_clf(), scoring=len) is len
-    with pytest.raises(ValueError, match="not a scorer.*scoring='ece'"):
+    with pytest.raises(TypeError):
         cross_val_score(_clf(), X, Y, scoring=expected_calibration_error, error_score="raise")
+    with pytest.raises(ValueError, match="not a scorer.*scoring='ece'"):
+        get_scorer(expected_calibration_error)
 
 
 # --------------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ from ..._core._binning import (
 )
 from ..._core._validation import check_classification_input
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
-from .._guard import scorer_misuse_guard
 
 __all__ = [
     "adaptive_calibration_error",
@@ -162,7 +161,6 @@ def _binned_error(y_true, y_proba, *, norm, debias=False, **options):
 # --------------------------------------------------------------------------------------
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         **_DATA,
@@ -437,7 +435,6 @@ def monotonic_sweep_calibration_error(
 # --------------------------------------------------------------------------------------
 
 
-@scorer_misuse_guard
 @validate_params({**_DATA, **_N_BINS, **_MULTICLASS}, prefer_skip_nested_validation=True)
 def expected_calibration_error(
     y_true,
@@ -520,7 +517,6 @@ def expected_calibration_error(
     )
 
 
-@scorer_misuse_guard
 @validate_params({**_DATA, **_N_BINS, **_MULTICLASS}, prefer_skip_nested_validation=True)
 def max_calibration_error(
     y_true,
@@ -592,7 +588,6 @@ def max_calibration_error(
     )
 
 
-@scorer_misuse_guard
 @validate_params({**_DATA, **_N_BINS, **_MULTICLASS}, prefer_skip_nested_validation=True)
 def root_mean_squared_calibration_error(
     y_true,
@@ -669,7 +664,6 @@ def root_mean_squared_calibration_error(
     )
 
 
-@scorer_misuse_guard
 @validate_params({**_DATA, **_N_BINS}, prefer_skip_nested_validation=True)
 def static_calibration_error(
     y_true, y_proba, *, n_bins=15, sample_weight=None, labels=None, pos_label=None
@@ -737,7 +731,6 @@ def static_calibration_error(
     )
 
 
-@scorer_misuse_guard
 @validate_params({**_DATA, **_N_BINS}, prefer_skip_nested_validation=True)
 def adaptive_calibration_error(
     y_true, y_proba, *, n_bins=15, sample_weight=None, labels=None, pos_label=None
@@ -804,7 +797,6 @@ def adaptive_calibration_error(
     )
 
 
-@scorer_misuse_guard
 @validate_params({**_DATA, **_N_BINS, **_THRESHOLD}, prefer_skip_nested_validation=True)
 def thresholded_adaptive_calibration_error(
     y_true,

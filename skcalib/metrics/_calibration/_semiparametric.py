@@ -29,7 +29,6 @@ from ..._core._validation import (
     check_classification_input,
 )
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
-from .._guard import scorer_misuse_guard
 from .._results import SquaredErrorConfidenceInterval
 from ._statistical import conf_outcome
 
@@ -276,7 +275,6 @@ def _spce(y_true, y_proba, labels, pos_label, multiclass, random_state, **option
     return spce_estimate(p, y.astype(np.float64), rng=rng, boot_rng=boot_rng, **options)
 
 
-@scorer_misuse_guard
 @validate_params(_SPCE_PARAMS, prefer_skip_nested_validation=True)
 def semiparametric_calibration_error(
     y_true,

@@ -23,7 +23,6 @@ from sklearn.utils import Bunch
 
 from ..._core._validation import check_classification_input, iter_row_chunks
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
-from .._guard import scorer_misuse_guard
 from ._statistical import _DATA, conf_outcome
 
 __all__ = ["smooth_calibration_error", "smooth_reliability_curve"]
@@ -142,7 +141,6 @@ _SMOOTH_PARAMS = {
 }
 
 
-@scorer_misuse_guard
 @validate_params(_SMOOTH_PARAMS, prefer_skip_nested_validation=True)
 def smooth_calibration_error(
     y_true,

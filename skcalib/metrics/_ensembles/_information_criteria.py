@@ -23,7 +23,6 @@ from sklearn.utils import Bunch
 
 from ..._core._validation import _to_numpy, check_sample_weight, iter_row_chunks
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
-from .._guard import scorer_misuse_guard
 
 __all__ = [
     "PSISWarning",
@@ -125,7 +124,6 @@ def _mean_sem(pointwise, sample_weight):
     return value, float(np.sqrt(var / n_eff))
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         "log_lik": ["array-like"],
@@ -229,7 +227,6 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
     return Bunch(value=value, sem=sem, pointwise=pointwise)
 
 
-@scorer_misuse_guard
 @validate_params(
     {"log_lik": ["array-like"], "sample_weight": ["array-like", None]},
     prefer_skip_nested_validation=True,
@@ -505,7 +502,6 @@ def _psis_loo_rows(log_lik, r_eff):
     return pointwise, pareto_k
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         "log_lik": ["array-like"],

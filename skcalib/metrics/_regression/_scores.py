@@ -34,7 +34,6 @@ from ..._core._validation import (
     iter_row_chunks,
 )
 from ...utils._sklearn_compat import Interval, validate_params
-from .._guard import scorer_misuse_guard
 
 __all__ = [
     "crps_normal",
@@ -160,7 +159,6 @@ def _crps_normal_robust(y, mu, sd, sw, aggregate):
         return float(np.dot(out, wn)), None
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         **_REG_CONSTRAINTS,
@@ -711,7 +709,6 @@ def pit_ensemble(y_true, y_samples, *, random_state=None):
 # --------------------------------------------------------------------------------------
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         "y_true": ["array-like"],

@@ -36,7 +36,6 @@ from ..._core._validation import (
     row_chunks,
 )
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
-from .._guard import scorer_misuse_guard
 
 __all__ = [
     "brier_score",
@@ -208,7 +207,6 @@ def _log_loss_sum_xp(data, eps, rows):
 # --------------------------------------------------------------------------------------
 
 
-@scorer_misuse_guard
 @validate_params(_COMMON_CONSTRAINTS, prefer_skip_nested_validation=True)
 def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=None):
     r"""Brier score: mean squared distance between predicted probabilities and outcomes.
@@ -295,7 +293,6 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
 # --------------------------------------------------------------------------------------
 
 
-@scorer_misuse_guard
 @validate_params(
     {
         **_COMMON_CONSTRAINTS,
