@@ -4,8 +4,9 @@ r"""The plots of Google's ``uncertainty_metrics`` 0.0.82 (``numpy/visualization.
 ``plot_rejection_classification_diagram`` with the reference's signatures, plus the
 functions that compute what they draw (the reference returns only the figure or the
 Axes): :func:`pooled_reliability_curve`, :func:`confidence_vs_accuracy_curve` and
-:func:`rejection_classification_curve`.  matplotlib is imported only when a plot is
-drawn.  Re-exported by :mod:`skcalib.compat.uncertainty_metrics`.
+:func:`rejection_classification_curve`, whose results are frozen objects that unpack as
+their main arrays, as the curves of :mod:`skcalib.metrics`.  matplotlib is imported
+only when a plot is drawn.  Re-exported by :mod:`skcalib.compat.uncertainty_metrics`.
 
 Differences from the reference
 ------------------------------
@@ -26,14 +27,19 @@ Differences from the reference
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
-from sklearn.utils import Bunch
 
 from ..display._base import close_figure, current_axes, new_figure
+from ..metrics._results import _UnpackableResult
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
+    "ConfidenceAccuracyCurveResult",
+    "PooledReliabilityCurveResult",
+    "RejectionClassificationCurveResult",
     "confidence_vs_accuracy_curve",
     "plot_confidence_vs_accuracy_diagram",
     "plot_rejection_classification_diagram",
@@ -41,6 +47,111 @@ __all__ = [
     "rejection_classification_curve",
     "reliability_diagram",
 ]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PooledReliabilityCurveResult(_UnpackableResult):
+    """Result of :func:`pooled_reliability_curve`.
+
+    Unpacks as ``(accuracy, confidence)``, observed then predicted as
+    :func:`skcalib.metrics.reliability_curve` (``prob_true, prob_pred``); the error is
+    an attribute.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    accuracy : ndarray or list of ndarray
+        Fraction of indicators equal to 1 in each window (one array per class with
+        ``class_conditional``).
+    confidence : ndarray or list of ndarray
+        Mean probability of each window.
+    error : ndarray or list of ndarray
+        ``accuracy - confidence``.
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import pooled_reliability_curve
+    >>> accuracy, confidence = pooled_reliability_curve([0, 1, 1], [0.2, 0.6, 0.9])
+    >>> accuracy
+    array([0., 0., 0., 1., 1.])
+    """
+
+    _unpacked: ClassVar[tuple[str, ...]] = ("accuracy", "confidence")
+
+    accuracy: object
+    confidence: object
+    error: object
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ConfidenceAccuracyCurveResult(_UnpackableResult):
+    """Result of :func:`confidence_vs_accuracy_curve`: unpacks as ``(thresholds, accuracy)``.
+
+    ``accuracy`` may be shorter than ``thresholds``: it stops at the first threshold
+    that no example reaches.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    thresholds : ndarray of shape (num_thresholds,)
+        The confidence thresholds ``linspace(0, 0.99, num_thresholds)``.
+    accuracy : ndarray of shape (n_reached,)
+        Accuracy on the examples with confidence at least each threshold.
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import confidence_vs_accuracy_curve
+    >>> thresholds, accuracy = confidence_vs_accuracy_curve(
+    ...     [0.9, 0.3, 0.8], [1, 1, 0], [0.6], num_thresholds=3
+    ... )
+    >>> accuracy
+    array([0.25, 0.25])
+    """
+
+    _unpacked: ClassVar[tuple[str, ...]] = ("thresholds", "accuracy")
+
+    thresholds: np.ndarray
+    accuracy: np.ndarray
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class RejectionClassificationCurveResult(_UnpackableResult):
+    """Result of :func:`rejection_classification_curve`.
+
+    Unpacks as ``(rejection_rate, accuracy, thresholds)``, in the order of
+    :func:`skcalib.metrics.rejection_curve`; the theoretical maximum is an attribute.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    rejection_rate : ndarray of shape (n_rates,)
+        The rejection rates that a threshold reaches.
+    accuracy : ndarray of shape (n_rates,)
+        Accuracy after rejecting that fraction (OOD examples counted wrong).
+    thresholds : ndarray of shape (n_rates,)
+        The confidence threshold used for each rate.
+    theoretical_max : ndarray of shape (n_rates,)
+        The best accuracy reachable at each rate.
+
+    Examples
+    --------
+    >>> from skcalib.compat.uncertainty_metrics import rejection_classification_curve
+    >>> rate, accuracy, thresholds = rejection_classification_curve(
+    ...     [0.9, 0.3, 0.8], [1, 1, 0], [0.6], num_thresholds=3
+    ... )
+    >>> rate
+    array([0.   , 0.495, 0.99 ])
+    """
+
+    _unpacked: ClassVar[tuple[str, ...]] = ("rejection_rate", "accuracy", "thresholds")
+
+    rejection_rate: np.ndarray
+    accuracy: np.ndarray
+    thresholds: np.ndarray
+    theoretical_max: np.ndarray
 
 
 def _check_probs(probs, name):
@@ -111,13 +222,15 @@ def pooled_reliability_curve(labels, probs, class_conditional=False):
 
     Returns
     -------
-    Bunch
-        ``confidence``, ``accuracy``, ``error`` (``accuracy - confidence``): arrays, or
-        lists of arrays (one per class) with ``class_conditional``.
+    curve : PooledReliabilityCurveResult
+        Unpacks as ``(accuracy, confidence)``; ``confidence``, ``accuracy`` and
+        ``error`` (``accuracy - confidence``) are attributes: arrays, or lists of arrays
+        (one per class) with ``class_conditional``.
 
     Examples
     --------
     >>> from skcalib.compat.uncertainty_metrics import pooled_reliability_curve
+    >>> accuracy, confidence = pooled_reliability_curve([0, 1, 1], [0.2, 0.6, 0.9])
     >>> curve = pooled_reliability_curve([0, 1, 1], [0.2, 0.6, 0.9])
     >>> curve.confidence  # 6 pooled values, windows of one point
     array([0.1, 0.2, 0.4, 0.6, 0.8])
@@ -132,9 +245,11 @@ def pooled_reliability_curve(labels, probs, class_conditional=False):
         curves = [_window_curve(P[:, j], onehot[:, j]) for j in range(k)]
         conf = [c for c, _ in curves]
         acc = [a for _, a in curves]
-        return Bunch(confidence=conf, accuracy=acc, error=[a - c for c, a in curves])
+        return PooledReliabilityCurveResult(
+            accuracy=acc, confidence=conf, error=[a - c for c, a in curves]
+        )
     conf, acc = _window_curve(P.ravel(), onehot.ravel())
-    return Bunch(confidence=conf, accuracy=acc, error=acc - conf)
+    return PooledReliabilityCurveResult(accuracy=acc, confidence=conf, error=acc - conf)
 
 
 def _to_image(fig):
@@ -259,15 +374,17 @@ def confidence_vs_accuracy_curve(in_probs, in_labels, out_probs, num_thresholds=
 
     Returns
     -------
-    Bunch
-        ``thresholds`` and ``accuracy`` (same length, at most ``num_thresholds``).
+    curve : ConfidenceAccuracyCurveResult
+        Unpacks as ``(thresholds, accuracy)`` (``num_thresholds`` thresholds; the
+        accuracy stops at the first threshold no example reaches), both attributes too.
 
     Examples
     --------
     >>> from skcalib.compat.uncertainty_metrics import confidence_vs_accuracy_curve
     >>> curve = confidence_vs_accuracy_curve([0.9, 0.3, 0.8], [1, 1, 0], [0.6],
     ...                                      num_thresholds=3)
-    >>> curve.thresholds, curve.accuracy
+    >>> thresholds, accuracy = curve
+    >>> thresholds, accuracy
     (array([0.   , 0.495, 0.99 ]), array([0.25, 0.25]))
     """
     P_in = _check_probs(in_probs, "in_probs")
@@ -282,7 +399,9 @@ def confidence_vs_accuracy_curve(in_probs, in_labels, out_probs, num_thresholds=
         if total == 0:
             break
         accuracy.append(np.sum(correct & (conf_in >= tau)) / total)
-    return Bunch(thresholds=taus, accuracy=np.asarray(accuracy, dtype=np.float64))
+    return ConfidenceAccuracyCurveResult(
+        thresholds=taus, accuracy=np.asarray(accuracy, dtype=np.float64)
+    )
 
 
 @validate_params(
@@ -312,7 +431,7 @@ def plot_confidence_vs_accuracy_diagram(
     Returns
     -------
     matplotlib.axes.Axes
-        With the computed Bunch as the attribute ``curve_``.
+        With the computed curve as the attribute ``curve_``.
 
     Examples
     --------
@@ -370,16 +489,18 @@ def rejection_classification_curve(in_probs, in_labels, out_probs, num_threshold
 
     Returns
     -------
-    Bunch
-        ``rejection_rate``, ``accuracy``, ``theoretical_max``, ``thresholds`` (the
-        confidence threshold used for each rate).
+    curve : RejectionClassificationCurveResult
+        Unpacks as ``(rejection_rate, accuracy, thresholds)`` (``thresholds``: the
+        confidence threshold used for each rate); these and ``theoretical_max`` are
+        attributes.
 
     Examples
     --------
     >>> from skcalib.compat.uncertainty_metrics import rejection_classification_curve
     >>> curve = rejection_classification_curve([0.9, 0.3, 0.8], [1, 1, 0], [0.6],
     ...                                        num_thresholds=3)
-    >>> curve.rejection_rate, curve.accuracy.round(4)
+    >>> rate, accuracy, thresholds = curve
+    >>> rate, accuracy.round(4)
     (array([0.   , 0.495, 0.99 ]), array([0.25, 0.5 , 1.  ]))
     """
     P_in = _check_probs(in_probs, "in_probs")
@@ -403,7 +524,9 @@ def rejection_classification_curve(in_probs, in_labels, out_probs, num_threshold
     f_out = conf_out.shape[0] / N
     with np.errstate(divide="ignore"):
         theo = np.where(rates < f_out, conf_in.shape[0] / ((1 - rates) * N), 1.0)
-    return Bunch(rejection_rate=rates, accuracy=num / den, theoretical_max=theo, thresholds=t)
+    return RejectionClassificationCurveResult(
+        rejection_rate=rates, accuracy=num / den, thresholds=t, theoretical_max=theo
+    )
 
 
 @validate_params(
@@ -449,7 +572,7 @@ def plot_rejection_classification_diagram(
     Returns
     -------
     matplotlib.axes.Axes
-        With the computed Bunch as the attribute ``curve_``.
+        With the computed curve as the attribute ``curve_``.
 
     Examples
     --------

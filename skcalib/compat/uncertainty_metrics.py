@@ -125,6 +125,9 @@ from ._um_semiparametric import (
     spce_conf_int,
 )
 from ._um_visualization import (  # matplotlib is imported when a plot is drawn
+    ConfidenceAccuracyCurveResult,
+    PooledReliabilityCurveResult,
+    RejectionClassificationCurveResult,
     confidence_vs_accuracy_curve,
     plot_confidence_vs_accuracy_diagram,
     plot_rejection_classification_diagram,
@@ -165,6 +168,9 @@ __all__ = [
     "pooled_reliability_curve",
     "confidence_vs_accuracy_curve",
     "rejection_classification_curve",
+    "PooledReliabilityCurveResult",
+    "ConfidenceAccuracyCurveResult",
+    "RejectionClassificationCurveResult",
     # streaming metrics (tensorflow/calibration.py, accuracy.py, auc.py)
     "ExpectedCalibrationError",
     "OracleCollaborativeAccuracy",

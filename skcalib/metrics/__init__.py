@@ -73,11 +73,23 @@ from ._regression._scores import (
 )
 from ._results import (
     BootstrapConfidenceInterval,
+    BrierDecompositionResult,
+    CalibrationErrorQuantilesResult,
     CalibrationTestResult,
     ConfidenceInterval,
     ConsistencyResamplingResult,
     HosmerLemeshowResult,
+    InformationCriterionResult,
+    PairwiseDiversityResult,
+    PITHistogramResult,
+    PSISLOOResult,
+    QuantileCalibrationCurveResult,
+    RejectionCurveResult,
+    ReliabilityCurveResult,
+    ScoreDecompositionResult,
+    SmoothReliabilityCurveResult,
     SquaredErrorConfidenceInterval,
+    UncertaintyDecompositionResult,
 )
 from ._scorer import get_scorer, get_scorer_names
 from ._scoring._scoring_rules import (
@@ -154,6 +166,20 @@ __all__ = [
     "ConsistencyResamplingResult",
     "HosmerLemeshowResult",
     "SquaredErrorConfidenceInterval",
+    # results of the other functions that return several values (they unpack as their
+    # main values, as the sklearn and scipy counterparts; the rest are attributes)
+    "BrierDecompositionResult",
+    "CalibrationErrorQuantilesResult",
+    "InformationCriterionResult",
+    "PairwiseDiversityResult",
+    "PITHistogramResult",
+    "PSISLOOResult",
+    "QuantileCalibrationCurveResult",
+    "RejectionCurveResult",
+    "ReliabilityCurveResult",
+    "ScoreDecompositionResult",
+    "SmoothReliabilityCurveResult",
+    "UncertaintyDecompositionResult",
     # ensembles: PSIS-LOO, uncertainty decomposition, diversity, member log-likelihoods
     "PSISWarning",
     "average_pairwise_diversity",

@@ -47,7 +47,6 @@ import numbers
 
 import numpy as np
 from sklearn.metrics import average_precision_score, roc_auc_score
-from sklearn.utils import Bunch
 
 from .._core._array_api import float_dtype, get_namespace_and_device, max_float_dtype, to_numpy
 from .._core._binning import (
@@ -72,6 +71,7 @@ from .._core._validation import (
     row_sum_tolerance,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._results import RejectionCurveResult
 
 __all__ = [
     "area_under_generalized_risk_coverage",
@@ -392,8 +392,10 @@ def rejection_curve(
 
     Returns
     -------
-    curve : sklearn.utils.Bunch
-        With the attributes, each array of shape (n_thresholds,) in order of increasing
+    curve : RejectionCurveResult
+        Unpacks as ``(fraction_rejected, accuracy, thresholds)``, as
+        :func:`sklearn.metrics.roc_curve` unpacks as ``(fpr, tpr, thresholds)``.  With
+        the attributes, each array of shape (n_thresholds,) in order of increasing
         fraction rejected (the first point rejects nothing):
 
         - ``fraction_rejected``: ndarray, the fraction of the total weight rejected.
@@ -424,10 +426,13 @@ def rejection_curve(
     --------
     >>> from skcalib.metrics import rejection_curve
     >>> curve = rejection_curve([0, 1, 1, 0], [0.1, 0.8, 0.4, 0.4])
-    >>> curve.fraction_rejected
+    >>> fraction_rejected, accuracy, thresholds = curve
+    >>> fraction_rejected
     array([0.  , 0.5 , 0.75])
-    >>> curve.accuracy
+    >>> accuracy
     array([0.75, 1.  , 1.  ])
+    >>> thresholds  # the largest uncertainty (1 - confidence) kept
+    array([0.4, 0.2, 0.1])
     >>> curve.oracle_accuracy
     array([0.75, 1.  , 1.  ])
     """
@@ -444,7 +449,7 @@ def rejection_curve(
             accuracy = xp.clip(accuracy, min=0.0, max=1.0)
         coverage = kept / total
         thresholds = xp.flip(value)
-        return Bunch(
+        return RejectionCurveResult(
             fraction_rejected=1.0 - coverage,
             accuracy=accuracy,
             oracle_accuracy=xp.clip(kept, max=correct_total) / kept,
@@ -464,7 +469,7 @@ def rejection_curve(
     rejected = np.subtract(1.0, coverage)
     thresholds = value[::-1]
     thresholds = np.subtract(1.0, thresholds) if r.confident_high else thresholds.copy()
-    return Bunch(
+    return RejectionCurveResult(
         fraction_rejected=rejected,
         accuracy=accuracy,
         oracle_accuracy=oracle,

@@ -318,11 +318,11 @@ def _decomposition_section(report, inputs, digits):
             )
         values = [
             report.values[m]["brier_score"],
-            b["reliability"],
-            b["resolution"],
-            b["uncertainty"],
-            b["within_bin_variance"],
-            b["within_bin_covariance"],
+            b.reliability,
+            b.resolution,
+            b.uncertainty,
+            b.within_bin_variance,
+            b.within_bin_covariance,
         ]
         if inputs is not None:
             s = _metrics.score_decomposition(

@@ -129,7 +129,7 @@ class CalibrationReport:
     positive_class : dict
         ``positive_class[model]``: the positive class of a binary problem, else None.
     curves : dict
-        ``curves[model]``: the :func:`~skcalib.metrics.reliability_curve` Bunch behind
+        ``curves[model]``: the :func:`~skcalib.metrics.reliability_curve` result behind
         the model's ECE and MCE (equal-width bins, positive class of a binary problem,
         top label otherwise).
     n_bins : int

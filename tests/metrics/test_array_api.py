@@ -134,12 +134,12 @@ def test_reliability_curve_in_the_input_namespace(dispatch, case_id):
     expected = M.reliability_curve(y, case.rounded(P), n_bins=5, confidence_level=0.9)
     got = M.reliability_curve(case.asarray(y), case.asarray(P), n_bins=5, confidence_level=0.9)
     for key in ["prob_true", "prob_pred", "bin_count", "bin_edges", "prob_true_low"]:
-        value = got[key]
+        value = getattr(got, key)
         assert type(value) is type(case.asarray(P))
         assert value.device == case.asarray(P).device
         np.testing.assert_allclose(
             to_numpy(value, case.module),
-            expected[key],
+            getattr(expected, key),
             rtol=case.tolerance,
             atol=case.tolerance,
         )
@@ -302,12 +302,12 @@ def test_rejection_curve_in_the_input_namespace(dispatch, monkeypatch, case_id):
         assert type(got.base_accuracy) is float
         assert got.base_accuracy == pytest.approx(expected.base_accuracy, rel=case.tolerance)
         for key in keys:
-            value = got[key]
+            value = getattr(got, key)
             assert type(value) is type(ref)
             assert value.device == ref.device
             np.testing.assert_allclose(
                 to_numpy(value, case.module),
-                expected[key],
+                getattr(expected, key),
                 rtol=case.tolerance,
                 atol=case.tolerance,
             )

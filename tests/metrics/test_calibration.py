@@ -9,6 +9,7 @@ from skcalib._core._binning import assign_bins, bin_stats, stats_of_input, unifo
 from skcalib._core._validation import check_classification_input
 from skcalib.metrics import (
     BinStats,
+    ReliabilityCurveResult,
     adaptive_calibration_error,
     calibration_error_from_bin_stats,
     compute_bin_stats,
@@ -22,6 +23,7 @@ from skcalib.metrics import (
     thresholded_adaptive_calibration_error,
 )
 
+from ._result_checks import check_unpackable_result
 from ._slow_calibration import slow_gce
 
 # --------------------------------------------------------------------------------------
@@ -355,6 +357,48 @@ def test_reliability_curve_shapes_and_consistency():
     assert cw.prob_true.shape == (4, 10)
     assert cw.bin_edges.shape == (4, 11)
     assert_allclose(cw.bin_count.sum(axis=1), 400)
+
+
+@pytest.mark.parametrize("n_bins", [4, 10])
+def test_reliability_curve_unpacks_as_calibration_curve(n_bins):
+    """Regression: the curve was a Bunch, a dict: ``prob_true, prob_pred = curve``
+    raised "too many values to unpack" (it has five or seven keys)."""
+    rng = np.random.default_rng(n_bins)
+    p = rng.random(600)
+    y = (rng.random(600) < p**1.5).astype(int)
+    want_true, want_pred = calibration_curve(y, p, n_bins=n_bins)
+    curve = reliability_curve(y, p, n_bins=n_bins)
+    assert (curve.bin_count > 0).all()  # calibration_curve drops empty bins
+    prob_true, prob_pred = curve
+    assert_allclose(prob_true, want_true, rtol=1e-12)
+    assert_allclose(prob_pred, want_pred, rtol=1e-12)
+    assert not np.allclose(prob_true, prob_pred)  # the order matters on this data
+    check_unpackable_result(curve, ReliabilityCurveResult, ("prob_true", "prob_pred"))
+    # everything else is an attribute, with its former value
+    assert_allclose(curve.bin_count.sum(), 600)
+    assert_allclose(curve.bin_edges, np.linspace(0, 1, n_bins + 1))
+    assert_allclose(curve.bin_stats.count[0], curve.bin_count)
+    assert curve.prob_true_low is None and curve.prob_true_high is None
+    with_ci = reliability_curve(y, p, n_bins=n_bins, confidence_level=0.9)
+    assert len(with_ci) == 2  # the intervals are attributes, not unpacked
+    assert (with_ci.prob_true_low <= prob_true).all()
+    assert (prob_true <= with_ci.prob_true_high).all()
+    # results compare by value (the BinStats included), not by identity
+    assert reliability_curve(y, p, n_bins=n_bins) == curve
+    assert reliability_curve(y, p, n_bins=n_bins + 1) != curve
+    assert with_ci != curve
+
+
+def test_reliability_curve_classwise_unpacks_the_rows():
+    rng = np.random.default_rng(5)
+    y, P = _random_case(rng, 300, 3)
+    prob_true, prob_pred = reliability_curve(y, P, n_bins=5, multiclass="classwise")
+    assert prob_true.shape == prob_pred.shape == (3, 5)
+    for k in range(3):
+        mask = reliability_curve(y, P, n_bins=5, multiclass="classwise").bin_count[k] > 0
+        want_true, want_pred = calibration_curve(y == k, P[:, k], n_bins=5)
+        assert_allclose(prob_true[k][mask], want_true, rtol=1e-12)
+        assert_allclose(prob_pred[k][mask], want_pred, rtol=1e-12)
 
 
 # --------------------------------------------------------------------------------------

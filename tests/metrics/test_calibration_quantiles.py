@@ -12,12 +12,14 @@ import math
 import numpy as np
 import pytest
 
-from skcalib.metrics import expected_calibration_error_quantiles
+from skcalib.metrics import CalibrationErrorQuantilesResult, expected_calibration_error_quantiles
 from skcalib.metrics._calibration._quantiles import (
     tfp_assign_bins,
     tfp_quantile_bin_edges,
     tfp_quantile_edge_indices,
 )
+
+from ._result_checks import check_unpackable_result
 
 HIT = [0, 0, 1, 0, 1, 1]
 PRED = [0.1, 0.05, 0.5, 0.2, 0.99, 0.99]
@@ -33,14 +35,16 @@ def test_documented_example(log_space_bins):
     res = expected_calibration_error_quantiles(
         HIT, np.log(PRED), n_bins=3, log_space_bins=log_space_bins
     )
-    assert set(res) == {
-        "ece",
-        "bin_accuracy",
-        "bin_confidence",
-        "bin_count",
-        "bin_edges_log",
-        "bin",
-    }
+    # TFP's six outputs, in its order: ece, acc, conf, cnt, edges, bucket
+    names = ("ece", "bin_accuracy", "bin_confidence", "bin_count", "bin_edges_log", "bin")
+    check_unpackable_result(res, CalibrationErrorQuantilesResult, names)
+    ece, acc, conf, cnt, edges, bucket = res
+    assert ece == pytest.approx(0.145, rel=1e-14)
+    np.testing.assert_array_equal(acc, [0.0, 0.0, 1.0])
+    np.testing.assert_allclose(conf, [0.075, 0.2, (0.5 + 0.99 + 0.99) / 3], rtol=1e-14)
+    np.testing.assert_array_equal(cnt, [2.0, 1.0, 3.0])
+    np.testing.assert_array_equal(edges, np.log([0.05, 0.2, 0.5, 0.99]))
+    np.testing.assert_array_equal(bucket, [0, 0, 2, 1, 2, 2])
     assert isinstance(res.ece, float)
     # (2 * 0.075 + 1 * 0.2 + 3 * (1 - 0.8266667)) / 6
     assert res.ece == pytest.approx(0.145, rel=1e-14)

@@ -129,8 +129,8 @@ OTHER_METRICS = {
 NOT_IN_A_REGISTRY = {
     "expected_calibration_error_quantiles": "tensorflow-probability's (hit, log p) API; "
     "tests/metrics/test_calibration_quantiles.py",
-    "brier_decomposition": "a Bunch of components; tests/metrics/test_scoring_rules.py",
-    "score_decomposition": "a Bunch of components; tests/metrics/test_scoring_rules.py",
+    "brier_decomposition": "a result of components; tests/metrics/test_scoring_rules.py",
+    "score_decomposition": "a result of components; tests/metrics/test_scoring_rules.py",
     "reliability_curve": "per-bin arrays; tests/metrics/test_calibration.py",
     "compute_bin_stats": "sufficient statistics; tests/metrics/test_calibration.py",
     "calibration_error_from_bin_stats": "takes BinStats; tests/metrics/test_calibration.py",
@@ -159,7 +159,7 @@ NOT_IN_A_REGISTRY = {
     # PIT curves (drawn by skcalib.display.PITDisplay)
     "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",
     "quantile_calibration_curve": "per-level arrays of PIT values; tests/metrics/test_pit.py",
-    "rejection_curve": "a curve (Bunch of arrays); tests/metrics/test_selective.py",
+    "rejection_curve": "a curve (a result of arrays); tests/metrics/test_selective.py",
     "out_of_distribution_auc": "no y_true (in- and out-of-distribution predictions); "
     "tests/metrics/test_selective.py",
 }
@@ -577,8 +577,8 @@ def _member_data(kind, rng, n=50, n_members=5, k=3):
 def _member_value(result):
     if isinstance(result, float):
         return np.array([result])
-    values = np.array(list(result.values()), dtype=float)
-    assert all(type(v) is float for v in result.values())
+    values = np.array(tuple(result), dtype=float)  # the measures it unpacks as
+    assert len(values) == 5 and all(type(v) is float for v in result)
     return values
 
 

@@ -10,6 +10,7 @@ from scipy.special import softmax
 from scipy.stats import entropy
 
 from skcalib.metrics import (
+    PairwiseDiversityResult,
     average_pairwise_diversity,
     cosine_distance,
     disagreement,
@@ -20,6 +21,7 @@ from skcalib.metrics import (
 )
 
 from . import _slow_ensembles as slow
+from ._result_checks import check_unpackable_result
 
 # uncertainty_metrics 0.0.82, ``uncertainty_metrics/tensorflow/diversity.py``: two
 # members' logits and the labels; the values below are those of its functions where the
@@ -145,6 +147,20 @@ def test_average_pairwise_diversity_agrees_with_slow_loops(seed):
     other = average_pairwise_diversity(y, P[rng.permutation(M)], labels=np.arange(k))
     for name in expected:
         assert getattr(other, name) == pytest.approx(getattr(res, name), rel=1e-12, abs=1e-15)
+
+
+def test_average_pairwise_diversity_unpacks_as_its_five_measures():
+    """Regression: the result was a Bunch, whose unpacking gave the measures' names."""
+    rng = np.random.default_rng(11)
+    P = rng.dirichlet(np.full(3, 0.8), size=(4, 25))
+    y = rng.integers(0, 3, 25)
+    res = average_pairwise_diversity(y, P, labels=np.arange(3))
+    names = ("disagreement", "double_fault", "kl_divergence", "cosine_distance", "lp_distance")
+    values = check_unpackable_result(res, PairwiseDiversityResult, names)
+    expected = slow.pairwise_diversity(y.tolist(), P.tolist())
+    assert values == pytest.approx(tuple(expected[name] for name in names), rel=1e-12)
+    dis, df, kl, cos, lp = res
+    assert len({dis, df, kl, cos, lp}) == 5  # distinct values: the order is checked
 
 
 def test_variance_bound_agrees_with_slow_loops_and_zero_cases():

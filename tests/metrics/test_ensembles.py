@@ -10,6 +10,7 @@ from scipy.special import expit, softmax
 from scipy.stats import beta
 
 from skcalib.metrics import (
+    UncertaintyDecompositionResult,
     ensemble_cross_entropy,
     gibbs_cross_entropy,
     knowledge_uncertainty,
@@ -17,6 +18,7 @@ from skcalib.metrics import (
 )
 
 from . import _slow_ensembles as slow
+from ._result_checks import check_unpackable_result
 
 # uncertainty_metrics 0.0.82, ``uncertainty_metrics/tensorflow/information_criteria.py``
 # (ensemble axis first for the cross-entropies, second for model_uncertainty): values of
@@ -70,6 +72,32 @@ def test_model_uncertainty_agrees_with_slow_loops_and_clipped_reference():
     assert_allclose(u.data, ref_data, atol=1e-6)
 
 
+def test_model_uncertainty_unpacks_as_total_data_model():
+    """Regression: the result was a Bunch: ``total, data, model = model_uncertainty(P)``
+    bound the strings "total", "data" and "model"."""
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet(np.ones(4) * 0.5, size=(5, 20))
+    res = model_uncertainty(P)
+    total, data, model = res
+    want_total, want_data, want_model = slow.model_uncertainty(P.tolist())
+    assert_allclose(total, want_total, rtol=1e-12)
+    assert_allclose(data, want_data, rtol=1e-12)
+    assert_allclose(model, want_model, rtol=1e-9, atol=1e-14)
+    assert (model > 0).all() and (data > model).any()  # the order is visible
+    check_unpackable_result(res, UncertaintyDecompositionResult, ("total", "data", "model"))
+
+
+def test_knowledge_uncertainty_unpacks_as_total_data_model():
+    alpha = np.array([[1.0, 1.0], [2.5, 0.7], [30.0, 10.0]])
+    res = knowledge_uncertainty(alpha)
+    total, data, model = res
+    p = alpha / alpha.sum(1, keepdims=True)
+    assert_allclose(total, -(p * np.log(p)).sum(1), rtol=1e-13)
+    assert_allclose(data, [_beta_expected_entropy(a, b) for a, b in alpha], rtol=1e-8)
+    assert_allclose(model, total - data, atol=1e-15)
+    check_unpackable_result(res, UncertaintyDecompositionResult, ("total", "data", "model"))
+
+
 def test_mutual_information_nonnegative_zero_when_members_agree_and_order_free():
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -112,7 +140,7 @@ def test_model_uncertainty_refuses_one_models_output():
     v = model_uncertainty(np.stack([1 - p, p], axis=-1))
     assert_allclose(u.model, [0.3680642071, 0.0], atol=1e-10)
     for key in ("total", "data", "model"):
-        assert_array_equal(u[key], v[key])
+        assert_array_equal(getattr(u, key), getattr(v, key))
     with pytest.raises(ValueError, match=r"binary=True expects y_proba_members of shape "):
         model_uncertainty(np.stack([1 - p, p], axis=-1), binary=True)
     with pytest.raises(ValueError, match="binary"):

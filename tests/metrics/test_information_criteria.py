@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from skcalib.metrics import importance_sampling_cross_validation, negative_waic
+from skcalib.metrics import (
+    InformationCriterionResult,
+    importance_sampling_cross_validation,
+    negative_waic,
+)
+
+from ._result_checks import check_unpackable_result
 
 # A 3 x 3 example (M = 3 members; with M = 2, waic2 and ISCV coincide).  The values of
 # uncertainty_metrics 0.0.82 below come from running its
@@ -83,6 +89,20 @@ def test_agrees_with_slow_loops(kind, seed):
     value_w, sem_w, _ = _slow(L, kind, w)
     assert res_w.value == pytest.approx(value_w, rel=1e-12, abs=1e-12)
     assert res_w.sem == pytest.approx(sem_w, rel=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])
+def test_unpacks_as_value_sem(kind):
+    """Regression: the result was a Bunch: ``value, sem = negative_waic(L)`` raised
+    "too many values to unpack" (three keys)."""
+    res = _compute(LOGP, kind)
+    value, sem = res
+    want_value, want_sem, t = _slow(LOGP, kind)
+    assert value == pytest.approx(want_value, rel=1e-12)
+    assert sem == pytest.approx(want_sem, rel=1e-10)
+    assert value != sem
+    check_unpackable_result(res, InformationCriterionResult, ("value", "sem"))
+    assert_allclose(res.pointwise, t, rtol=1e-12)  # an attribute, not unpacked
 
 
 @pytest.mark.parametrize("kind", ["waic1", "waic2", "iscv"])

@@ -7,6 +7,7 @@ counted directly), and slow loops: the right-closed bin rule and the binomial qu
 ``min{k : P(X <= k) >= q}`` summed with ``math.comb``.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -15,7 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from skcalib.metrics import pit_histogram, pit_normal, quantile_calibration_curve
+from skcalib.metrics import (
+    PITHistogramResult,
+    QuantileCalibrationCurveResult,
+    pit_histogram,
+    pit_normal,
+    quantile_calibration_curve,
+)
+
+from ._result_checks import check_unpackable_result
 
 
 def _slow_binom_ppf(q, n, p):
@@ -127,7 +136,34 @@ def test_quantile_curve_band():
     hi = [_slow_binom_ppf(0.975, 50, t) / 50 for t in (0.0, 0.1, 0.5, 1.0)]
     np.testing.assert_allclose(curve.band_low, lo)
     np.testing.assert_allclose(curve.band_high, hi)
-    assert "band_low" not in quantile_calibration_curve([0.5])
+    without = quantile_calibration_curve([0.5])
+    assert without.band_low is None and without.band_high is None
+
+
+def test_histogram_unpacks_as_numpy_histogram_with_density():
+    """Regression: the histogram was a Bunch, whose unpacking gave its five keys."""
+    rng = np.random.default_rng(2)
+    pit = rng.beta(2, 3, size=4000)
+    hist = pit_histogram(pit, n_bins=8)
+    density, bin_edges = hist
+    want_density, want_edges = np.histogram(pit, bins=8, range=(0, 1), density=True)
+    np.testing.assert_allclose(density, want_density, rtol=1e-12)
+    np.testing.assert_array_equal(bin_edges, want_edges)
+    check_unpackable_result(hist, PITHistogramResult, ("density", "bin_edges"))
+    assert hist.bin_count.sum() == 4000 and hist.band_low < 1 < hist.band_high
+
+
+def test_quantile_curve_unpacks_as_observed_then_levels():
+    """Observed, then nominal: the order of reliability_curve (prob_true, prob_pred)."""
+    pit = np.array([0.05, 0.3, 0.35, 0.8, 0.9])
+    levels = [0.1, 0.4, 0.85]
+    curve = quantile_calibration_curve(pit, levels=levels, confidence_level=0.9)
+    observed, nominal = curve
+    np.testing.assert_allclose(observed, [np.mean(pit <= t) for t in levels])
+    np.testing.assert_array_equal(nominal, levels)
+    names = ("observed_frequency", "levels")
+    check_unpackable_result(curve, QuantileCalibrationCurveResult, names)
+    assert curve.band_low.shape == curve.band_high.shape == (3,)  # attributes only
 
 
 @pytest.mark.parametrize("func", [pit_histogram, quantile_calibration_curve])
@@ -196,8 +232,8 @@ def test_any_input_gives_finite_values_or_a_value_error(values, n_bins):
         except ValueError as exc:
             assert "pit_values" in str(exc)
             continue
-        for key, value in out.items():
-            assert np.all(np.isfinite(value)), key
+        for field in dataclasses.fields(out):
+            assert np.all(np.isfinite(getattr(out, field.name))), field.name
         if func is pit_histogram:
             assert out.bin_count.sum() == len(values)
         else:

@@ -9,6 +9,8 @@ from numpy.testing import assert_allclose
 from scipy.stats import norm
 
 from skcalib.metrics import (
+    InformationCriterionResult,
+    PSISLOOResult,
     PSISWarning,
     importance_sampling_cross_validation,
     negative_waic,
@@ -16,6 +18,7 @@ from skcalib.metrics import (
 )
 
 from . import _slow_ensembles as slow
+from ._result_checks import check_unpackable_result
 
 
 def _cases():
@@ -130,6 +133,22 @@ def test_agrees_with_slow_loops(seed):
     k_slow[0] = -np.inf  # uniform weights (every member agrees): k = -inf, no warning
     assert_allclose(res.pareto_k, k_slow, rtol=1e-9, atol=1e-12)
     assert res.pointwise[0] == pytest.approx(-0.7, abs=1e-14)
+
+
+def test_unpacks_as_value_sem():
+    """Regression: the result was a Bunch: ``value, sem = psis_loo(L)`` raised "too many
+    values to unpack" (four keys)."""
+    log_lik, r_eff = _cases()["normal"]
+    res = psis_loo(log_lik, r_eff=r_eff)
+    value, sem = res
+    n = log_lik.shape[0]
+    assert value == pytest.approx(res.pointwise.mean(), rel=1e-14)
+    assert sem == pytest.approx(res.pointwise.std(ddof=1) / np.sqrt(n), rel=1e-12)
+    assert (value, sem) == (res.value, res.sem)
+    check_unpackable_result(res, PSISLOOResult, ("value", "sem"))
+    assert isinstance(res, InformationCriterionResult)
+    assert res.pointwise.shape == res.pareto_k.shape == (n,)  # attributes only
+    assert "pareto_k=array(" in repr(res)
 
 
 def test_few_members_are_not_smoothed_and_equal_iscv():

@@ -73,7 +73,7 @@ def test_wilson_equal_weights_equal_no_weights():
 
 def test_without_confidence_level_no_interval():
     curve = reliability_curve(Y, P, n_bins=4)
-    assert "prob_true_low" not in curve and "prob_true_high" not in curve
+    assert curve.prob_true_low is None and curve.prob_true_high is None
 
 
 def _slow_wilson(p, n, level):

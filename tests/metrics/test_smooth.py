@@ -12,9 +12,14 @@ import numpy as np
 import pytest
 from scipy.integrate import trapezoid
 
-from skcalib.metrics import smooth_calibration_error, smooth_reliability_curve
+from skcalib.metrics import (
+    SmoothReliabilityCurveResult,
+    smooth_calibration_error,
+    smooth_reliability_curve,
+)
 from skcalib.metrics._calibration._smooth import _smooth_fit
 
+from ._result_checks import check_unpackable_result
 from ._slow_statistical import slow_smece_sigma
 
 
@@ -104,6 +109,21 @@ def test_curve_recovers_the_calibration_function():
     np.testing.assert_allclose(curve.prob_true[inner], curve.prob_pred[inner] ** 2, atol=0.02)
     assert trapezoid(curve.density, curve.prob_pred) == pytest.approx(1.0, abs=0.02)
     np.testing.assert_allclose(curve.density[inner], 1.0, atol=0.05)
+
+
+def test_curve_unpacks_as_prob_true_prob_pred():
+    """Regression: the curve was a Bunch, whose unpacking gave its five keys."""
+    rng = np.random.default_rng(8)
+    p = rng.random(50_000)
+    y = (rng.random(50_000) < p**2).astype(int)
+    curve = smooth_reliability_curve(y, p, n_points=11, bandwidth=0.03)
+    prob_true, prob_pred = curve  # in the order of reliability_curve / calibration_curve
+    np.testing.assert_array_equal(prob_pred, np.linspace(0, 1, 11))
+    inner = slice(2, 9)
+    np.testing.assert_allclose(prob_true[inner], prob_pred[inner] ** 2, atol=0.03)
+    check_unpackable_result(curve, SmoothReliabilityCurveResult, ("prob_true", "prob_pred"))
+    assert curve.bandwidth == 0.03 and curve.density.shape == (11,)
+    assert curve.smece == pytest.approx(smooth_calibration_error(y, p, bandwidth=0.03))
 
 
 def test_calibrated_is_small_miscalibrated_is_large():

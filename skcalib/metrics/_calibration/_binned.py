@@ -9,10 +9,10 @@ and the diagrams drawn from it always agree.
 from __future__ import annotations
 
 import numbers
+from dataclasses import fields, replace
 
 import numpy as np
 from scipy.special import betaincinv, ndtri
-from sklearn.utils import Bunch
 
 from ..._core._array_api import get_namespace_and_device, max_float_dtype
 from ..._core._binning import (
@@ -24,6 +24,7 @@ from ..._core._binning import (
 )
 from ..._core._validation import check_classification_input
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._results import ReliabilityCurveResult
 
 __all__ = [
     "adaptive_calibration_error",
@@ -950,8 +951,9 @@ def reliability_curve(
 
     Returns
     -------
-    curve : sklearn.utils.Bunch
-        With the attributes:
+    curve : ReliabilityCurveResult
+        Unpacks as ``(prob_true, prob_pred)``, exactly as
+        :func:`sklearn.calibration.calibration_curve`; everything is an attribute:
 
         - ``prob_true``: ndarray of shape (n_bins,) or (n_classes, n_bins), the weighted
           mean outcome per bin (observed frequency, or accuracy for top-label); NaN for
@@ -962,9 +964,9 @@ def reliability_curve(
           number of samples without weights).
         - ``bin_edges``: ndarray of shape (n_bins + 1,) or (n_classes, n_bins + 1).
         - ``bin_stats``: the underlying :class:`BinStats` sufficient statistics.
-        - ``prob_true_low``, ``prob_true_high`` (only with ``confidence_level``):
-          ndarrays of the shape of ``prob_true``, the Wilson (or Clopper-Pearson)
-          interval of each bin's observed frequency; NaN for empty bins.
+        - ``prob_true_low``, ``prob_true_high``: ndarrays of the shape of
+          ``prob_true``, the Wilson (or Clopper-Pearson) interval of each bin's observed
+          frequency (NaN for empty bins); None without ``confidence_level``.
 
         The arrays are 2-D (one row per class) only for ``multiclass="classwise"``.
         Unlike :func:`sklearn.calibration.calibration_curve`, empty bins are kept (with
@@ -1023,11 +1025,12 @@ def reliability_curve(
     Examples
     --------
     >>> from skcalib.metrics import reliability_curve
-    >>> curve = reliability_curve([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
-    >>> curve.prob_true
+    >>> prob_true, prob_pred = reliability_curve([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
+    >>> prob_true
     array([0., 1.])
-    >>> curve.prob_pred
+    >>> prob_pred
     array([0.25, 0.7 ])
+    >>> curve = reliability_curve([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.4], n_bins=2)
     >>> curve.bin_count
     array([2., 2.])
     >>> curve = reliability_curve(
@@ -1066,13 +1069,20 @@ def reliability_curve(
     xp, device = get_namespace_and_device(y_proba)
     if xp is not None:  # array API input: the curve in its namespace, on its device
         dtype = max_float_dtype(xp, device)
-        for key in [k for k in curve if k != "bin_stats"]:
-            curve[key] = xp.asarray(curve[key], dtype=dtype, device=device)
+        arrays = {
+            f.name: getattr(curve, f.name)
+            for f in fields(curve)
+            if f.name != "bin_stats" and getattr(curve, f.name) is not None
+        }
+        curve = replace(
+            curve,
+            **{k: xp.asarray(v, dtype=dtype, device=device) for k, v in arrays.items()},
+        )
     return curve
 
 
 def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None, interval="wilson"):
-    """The :func:`reliability_curve` Bunch of :class:`BinStats` (one group unless
+    """The :func:`reliability_curve` result of :class:`BinStats` (one group unless
     ``classwise``), with Wilson or Clopper-Pearson (``interval``) intervals at
     ``confidence_level`` when it is given."""
     if interval not in INTERVALS:
@@ -1084,19 +1094,20 @@ def curve_from_bin_stats(stats, *, classwise=False, confidence_level=None, inter
         return a if classwise else a[0]
 
     prob_true = stats.prob_true
-    curve = Bunch(
+    low = high = None
+    if confidence_level is not None:
+        kernel = _wilson_interval if interval == "wilson" else _clopper_pearson_interval
+        low, high = kernel(prob_true, stats.effective_count, confidence_level)
+        low, high = pick(low), pick(high)
+    return ReliabilityCurveResult(
         prob_true=pick(prob_true),
         prob_pred=pick(stats.prob_pred),
         bin_count=pick(stats.count.copy()),
         bin_edges=pick(stats.bin_edges.copy()),
         bin_stats=stats,
+        prob_true_low=low,
+        prob_true_high=high,
     )
-    if confidence_level is not None:
-        kernel = _wilson_interval if interval == "wilson" else _clopper_pearson_interval
-        low, high = kernel(prob_true, stats.effective_count, confidence_level)
-        curve.prob_true_low = pick(low)
-        curve.prob_true_high = pick(high)
-    return curve
 
 
 def _wilson_interval(p, n, confidence_level):

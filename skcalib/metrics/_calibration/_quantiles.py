@@ -20,10 +20,10 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.utils import Bunch
 
 from ..._core._validation import _as_float, _to_numpy
 from ...utils._sklearn_compat import Interval, validate_params
+from .._results import CalibrationErrorQuantilesResult
 
 __all__ = ["expected_calibration_error_quantiles"]
 
@@ -177,8 +177,9 @@ def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20, log_s
 
     Returns
     -------
-    result : sklearn.utils.Bunch
-        With the attributes:
+    result : CalibrationErrorQuantilesResult
+        Unpacks as ``(ece, bin_accuracy, bin_confidence, bin_count, bin_edges_log,
+        bin)``, TFP's six outputs in its order; each is also an attribute:
 
         - ``ece``: float.
         - ``bin_accuracy``: ndarray of shape (n_bins,), the fraction of hits per bucket
@@ -214,6 +215,11 @@ def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20, log_s
     >>> from skcalib.metrics import expected_calibration_error_quantiles
     >>> hit = [0, 0, 1, 0, 1, 1]
     >>> pred_log_prob = np.log([0.1, 0.05, 0.5, 0.2, 0.99, 0.99])
+    >>> ece, acc, conf, count, edges, bucket = expected_calibration_error_quantiles(
+    ...     hit, pred_log_prob, n_bins=3
+    ... )
+    >>> ece, count
+    (0.14500000000000002, array([2., 1., 3.]))
     >>> res = expected_calibration_error_quantiles(hit, pred_log_prob, n_bins=3)
     >>> res.ece
     0.14500000000000002
@@ -253,7 +259,7 @@ def expected_calibration_error_quantiles(hit, pred_log_prob, *, n_bins=20, log_s
     confidence = np.exp(log_s + shift - np.log(nk))
     accuracy = total_hit / nk
     ece = np.sum(count * np.abs(accuracy - confidence)) / n
-    return Bunch(
+    return CalibrationErrorQuantilesResult(
         ece=float(ece),
         bin_accuracy=accuracy,
         bin_confidence=confidence,

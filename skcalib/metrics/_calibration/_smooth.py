@@ -19,10 +19,10 @@ import numbers
 
 import numpy as np
 from scipy import optimize
-from sklearn.utils import Bunch
 
 from ..._core._validation import check_classification_input, iter_row_chunks
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._results import SmoothReliabilityCurveResult
 from ._statistical import _DATA, conf_outcome
 
 __all__ = ["smooth_calibration_error", "smooth_reliability_curve"]
@@ -276,12 +276,13 @@ def smooth_reliability_curve(
 
     Returns
     -------
-    curve : sklearn.utils.Bunch
-        ``prob_pred`` (the points ``t``), ``prob_true`` (the smoothed frequency,
-        clipped to [0, 1] -- near 0 and 1 the smoother of the residuals can step
-        outside; NaN where the density is below 1e-9 of its maximum), ``density``
-        (the kernel density of the predictions, integrating to 1 on [0, 1]),
-        ``bandwidth`` and ``smece``.
+    curve : SmoothReliabilityCurveResult
+        Unpacks as ``(prob_true, prob_pred)``, in the order of
+        :func:`reliability_curve`; all are attributes: ``prob_pred`` (the points
+        ``t``), ``prob_true`` (the smoothed frequency, clipped to [0, 1] -- near 0 and
+        1 the smoother of the residuals can step outside; NaN where the density is
+        below 1e-9 of its maximum), ``density`` (the kernel density of the
+        predictions, integrating to 1 on [0, 1]), ``bandwidth`` and ``smece``.
 
     References
     ----------
@@ -296,10 +297,13 @@ def smooth_reliability_curve(
     >>> p = rng.random(10_000)
     >>> y = (rng.random(10_000) < p**2).astype(int)
     >>> curve = smooth_reliability_curve(y, p, n_points=5, bandwidth=0.05)
-    >>> curve.prob_pred
+    >>> prob_true, prob_pred = curve
+    >>> prob_pred
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
-    >>> np.round(curve.prob_true, 2)  # the true curve is p**2
+    >>> np.round(prob_true, 2)  # the true curve is p**2
     array([0.  , 0.07, 0.25, 0.54, 0.94])
+    >>> curve.bandwidth
+    0.05
     """
     grid, sigma = _smooth_fit(
         y_true, y_proba, bandwidth, multiclass, sample_weight, labels, pos_label
@@ -318,9 +322,9 @@ def smooth_reliability_curve(
     dens = np.interp(t, tg, dens_full) / area
     okt = np.interp(t, tg, ok.astype(float)) > 0.999
     prob_true = np.where(okt, np.clip(t + rt, 0.0, 1.0), np.nan)
-    return Bunch(
-        prob_pred=t,
+    return SmoothReliabilityCurveResult(
         prob_true=prob_true,
+        prob_pred=t,
         density=dens,
         bandwidth=float(sigma),
         smece=min(max(grid.smece(sigma), 0.0), 1.0),

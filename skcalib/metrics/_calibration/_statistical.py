@@ -229,7 +229,7 @@ def _accepts(func, name):
 
 
 def _as_float_value(value, metric):
-    v = getattr(value, "value", value)  # Bunch(value, sem) of the information criteria
+    v = getattr(value, "value", value)  # (value, sem) result of the information criteria
     if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real):
         raise ValueError(
             f"metric {getattr(metric, '__name__', metric)!r} must return a real number, "
@@ -328,7 +328,7 @@ def calibration_error_ci(
     ----------
     metric : callable
         ``metric(y_true, y_proba, **metric_kwargs)`` returning a real number (or a
-        Bunch with a ``value``): any metric of :mod:`skcalib.metrics`.  It is passed
+        result with a ``value``): any metric of :mod:`skcalib.metrics`.  It is passed
         ``sample_weight`` when given, and ``labels`` (the classes of the full data) when
         it accepts them and ``metric_kwargs`` does not fix them, so that a resample
         missing a class keeps the columns of ``y_proba``.

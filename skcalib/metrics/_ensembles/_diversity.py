@@ -16,10 +16,10 @@ import numbers
 
 import numpy as np
 from scipy.special import rel_entr
-from sklearn.utils import Bunch
 
 from ..._core._validation import _as_float, _to_numpy, check_sample_weight
 from ...utils._sklearn_compat import Interval, validate_params
+from .._results import PairwiseDiversityResult
 from ._uncertainty import (
     _binary_to_2d,
     _check_proba_2d,
@@ -372,9 +372,9 @@ def average_pairwise_diversity(y_true, y_proba_members, *, p=2, sample_weight=No
 
     Returns
     -------
-    result : :class:`~sklearn.utils.Bunch`
-        ``disagreement``, ``double_fault``, ``kl_divergence``, ``cosine_distance`` and
-        ``lp_distance`` (floats).
+    result : PairwiseDiversityResult
+        Unpacks as ``(disagreement, double_fault, kl_divergence, cosine_distance,
+        lp_distance)`` (floats), each also an attribute.
 
     Notes
     -----
@@ -395,9 +395,12 @@ def average_pairwise_diversity(y_true, y_proba_members, *, p=2, sample_weight=No
     >>> members = [[[0.9, 0.1], [0.4, 0.6]],
     ...            [[0.6, 0.4], [0.7, 0.3]],
     ...            [[0.8, 0.2], [0.3, 0.7]]]
-    >>> d = average_pairwise_diversity([0, 1], members)
-    >>> round(d.disagreement, 4), round(d.double_fault, 4)
+    >>> dis, df, kl, cos, lp = average_pairwise_diversity([0, 1], members)
+    >>> round(dis, 4), round(df, 4)
     (0.3333, 0.0)
+    >>> d = average_pairwise_diversity([0, 1], members)
+    >>> round(d.kl_divergence, 4) == round(kl, 4)
+    True
     """
     P = check_members(y_proba_members)
     M, n, _ = P.shape
@@ -426,7 +429,7 @@ def average_pairwise_diversity(y_true, y_proba_members, *, p=2, sample_weight=No
             cos += _cosine(P[a][None], P[a + 1 :]).sum(axis=0)
             lp += _lp(P[a][None], P[a + 1 :], float(p)).sum(axis=0)
     kl = np.maximum(kl / (M * (M - 1)), 0.0)
-    return Bunch(
+    return PairwiseDiversityResult(
         disagreement=weighted_mean(dis, sw),
         double_fault=weighted_mean(df, sw),
         kl_divergence=weighted_mean(kl, sw),

@@ -19,10 +19,10 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.utils import Bunch
 
 from ..._core._validation import _to_numpy, check_sample_weight, iter_row_chunks
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._results import InformationCriterionResult, PSISLOOResult
 
 __all__ = [
     "PSISWarning",
@@ -166,9 +166,10 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
 
     Returns
     -------
-    result : :class:`~sklearn.utils.Bunch`
-        ``value`` (float), ``sem`` (float; NaN when a single sample has a non-zero
-        weight) and ``pointwise`` (ndarray of shape (n_samples,), the ``t_i``).
+    result : InformationCriterionResult
+        Unpacks as ``(value, sem)``: ``value`` (float) and ``sem`` (float; NaN when a
+        single sample has a non-zero weight); ``pointwise`` (ndarray of shape
+        (n_samples,), the ``t_i``) is an attribute.
 
     Notes
     -----
@@ -205,8 +206,11 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
     >>> import numpy as np
     >>> from skcalib.metrics import negative_waic
     >>> log_lik = np.log([[0.5, 0.25, 0.4], [0.1, 0.3, 0.2], [0.9, 0.6, 0.8]])
-    >>> round(negative_waic(log_lik).value, 6)
+    >>> value, sem = negative_waic(log_lik)
+    >>> round(value, 6)
     -1.103774
+    >>> negative_waic(log_lik).pointwise.shape
+    (3,)
     >>> round(negative_waic(log_lik, waic_type="waic2").value, 6)
     -1.04446
     """
@@ -224,7 +228,7 @@ def negative_waic(log_lik, *, waic_type="waic1", sample_weight=None):
     else:
         pointwise = 2.0 * mean - lppd
     value, sem = _mean_sem(pointwise, sw)
-    return Bunch(value=value, sem=sem, pointwise=pointwise)
+    return InformationCriterionResult(value=value, sem=sem, pointwise=pointwise)
 
 
 @validate_params(
@@ -262,9 +266,10 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
 
     Returns
     -------
-    result : :class:`~sklearn.utils.Bunch`
-        ``value`` (float), ``sem`` (float; NaN when a single sample has a non-zero
-        weight) and ``pointwise`` (ndarray of shape (n_samples,)).
+    result : InformationCriterionResult
+        Unpacks as ``(value, sem)``: ``value`` (float) and ``sem`` (float; NaN when a
+        single sample has a non-zero weight); ``pointwise`` (ndarray of shape
+        (n_samples,)) is an attribute.
 
     References
     ----------
@@ -278,14 +283,15 @@ def importance_sampling_cross_validation(log_lik, *, sample_weight=None):
     >>> import numpy as np
     >>> from skcalib.metrics import importance_sampling_cross_validation
     >>> log_lik = np.log([[0.5, 0.25, 0.4], [0.1, 0.3, 0.2], [0.9, 0.6, 0.8]])
-    >>> round(importance_sampling_cross_validation(log_lik).value, 6)
+    >>> value, sem = importance_sampling_cross_validation(log_lik)
+    >>> round(value, 6)
     -1.048722
     """
     L = _check_log_lik(log_lik, what="importance_sampling_cross_validation")
     sw = check_sample_weight(sample_weight, L.shape[0])
     pointwise = np.log(L.shape[1]) - _row_stats(L, negate=True)[0]
     value, sem = _mean_sem(pointwise, sw)
-    return Bunch(value=value, sem=sem, pointwise=pointwise)
+    return InformationCriterionResult(value=value, sem=sem, pointwise=pointwise)
 
 
 # --------------------------------------------------------------------------------------
@@ -562,10 +568,11 @@ def psis_loo(log_lik, *, r_eff=1.0, sample_weight=None):
 
     Returns
     -------
-    result : :class:`~sklearn.utils.Bunch`
-        ``value`` (float), ``sem`` (float; NaN when a single sample has a non-zero
-        weight), ``pointwise`` (ndarray of shape (n_samples,), the ``t_i``) and
-        ``pareto_k`` (ndarray of shape (n_samples,)).
+    result : PSISLOOResult
+        Unpacks as ``(value, sem)``: ``value`` (float) and ``sem`` (float; NaN when a
+        single sample has a non-zero weight); ``pointwise`` (ndarray of shape
+        (n_samples,), the ``t_i``) and ``pareto_k`` (ndarray of shape (n_samples,))
+        are attributes.
 
     Warns
     -----
@@ -601,6 +608,9 @@ def psis_loo(log_lik, *, r_eff=1.0, sample_weight=None):
     >>> mu = rng.normal(0.0, 0.1, size=200)  # 200 posterior draws of a mean
     >>> y = np.array([-0.3, 0.1, 0.4, 0.0, 0.2])  # the observed samples
     >>> log_lik = -0.5 * (y[:, None] - mu) ** 2 - 0.5 * np.log(2 * np.pi)
+    >>> value, sem = psis_loo(log_lik)
+    >>> round(value, 4)
+    -0.9538
     >>> result = psis_loo(log_lik)
     >>> round(result.value, 4), bool(np.all(result.pareto_k < 0.7))
     (-0.9538, True)
@@ -618,4 +628,4 @@ def psis_loo(log_lik, *, r_eff=1.0, sample_weight=None):
             PSISWarning,
             stacklevel=4,  # the caller of the public function (through its decorators)
         )
-    return Bunch(value=value, sem=sem, pointwise=pointwise, pareto_k=pareto_k)
+    return PSISLOOResult(value=value, sem=sem, pointwise=pointwise, pareto_k=pareto_k)

@@ -23,7 +23,6 @@ import numbers
 
 import numpy as np
 from scipy.special import digamma, entr, logsumexp, rel_entr
-from sklearn.utils import Bunch
 
 from ..._core._validation import (
     _as_float,
@@ -33,6 +32,7 @@ from ..._core._validation import (
     check_proba_values,
 )
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._results import UncertaintyDecompositionResult
 
 __all__ = [
     "ensemble_cross_entropy",
@@ -198,9 +198,9 @@ def model_uncertainty(y_proba_members, *, binary=False):
 
     Returns
     -------
-    result : :class:`~sklearn.utils.Bunch`
-        ``total``, ``data`` and ``model``, each an ndarray of shape (n_samples,);
-        ``total = data + model`` up to rounding.
+    result : UncertaintyDecompositionResult
+        Unpacks as ``(total, data, model)``, each an ndarray of shape (n_samples,)
+        and an attribute of the same name; ``total = data + model`` up to rounding.
 
     See Also
     --------
@@ -219,6 +219,9 @@ def model_uncertainty(y_proba_members, *, binary=False):
     >>> from skcalib.metrics import model_uncertainty
     >>> members = np.array([[[0.9, 0.1], [0.5, 0.5]],    # member 1, two samples
     ...                     [[0.1, 0.9], [0.5, 0.5]]])   # member 2
+    >>> total, data, model = model_uncertainty(members)
+    >>> np.round(data, 4)
+    array([0.3251, 0.6931])
     >>> u = model_uncertainty(members)
     >>> np.round(u.model, 4)  # the members disagree on sample 0 only
     array([0.3681, 0.    ])
@@ -237,7 +240,7 @@ def model_uncertainty(y_proba_members, *, binary=False):
     model = rel_entr(P, P_bar[None]).sum(axis=-1).mean(axis=0)
     np.maximum(model, 0.0, out=model)
     model[np.all(P == P[0], axis=(0, 2))] = 0.0  # members agree: no rounding residue
-    return Bunch(total=total, data=data, model=model)
+    return UncertaintyDecompositionResult(total=total, data=data, model=model)
 
 
 @validate_params({"alpha": ["array-like"]}, prefer_skip_nested_validation=True)
@@ -269,8 +272,9 @@ def knowledge_uncertainty(alpha):
 
     Returns
     -------
-    result : :class:`~sklearn.utils.Bunch`
-        ``total``, ``data`` and ``model``, each an ndarray of shape (n_samples,).
+    result : UncertaintyDecompositionResult
+        Unpacks as ``(total, data, model)``, each an ndarray of shape (n_samples,)
+        and an attribute of the same name.
 
     See Also
     --------
@@ -286,6 +290,9 @@ def knowledge_uncertainty(alpha):
     --------
     >>> import numpy as np
     >>> from skcalib.metrics import knowledge_uncertainty
+    >>> total, data, model = knowledge_uncertainty([[1.0, 1.0], [100.0, 100.0]])
+    >>> np.round(total, 4)
+    array([0.6931, 0.6931])
     >>> u = knowledge_uncertainty([[1.0, 1.0], [100.0, 100.0]])
     >>> np.round(u.data, 4)
     array([0.5   , 0.6907])
@@ -309,7 +316,7 @@ def knowledge_uncertainty(alpha):
     total = entr(p).sum(axis=1)
     data = -(p * (digamma(A + 1.0) - digamma(a0 + 1.0))).sum(axis=1)
     model = np.maximum(total - data, 0.0)
-    return Bunch(total=total, data=data, model=model)
+    return UncertaintyDecompositionResult(total=total, data=data, model=model)
 
 
 # --------------------------------------------------------------------------------------

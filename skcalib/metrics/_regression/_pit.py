@@ -14,7 +14,6 @@ import numbers
 
 import numpy as np
 from scipy.stats import binom
-from sklearn.utils import Bunch
 
 from ..._core._binning import _uniform_edges, bin_index_unclipped, check_n_bins
 from ..._core._validation import (
@@ -25,6 +24,7 @@ from ..._core._validation import (
     iter_row_chunks,
 )
 from ...utils._sklearn_compat import Interval, validate_params
+from .._results import PITHistogramResult, QuantileCalibrationCurveResult
 
 __all__ = ["pit_histogram", "quantile_calibration_curve"]
 
@@ -146,8 +146,9 @@ def pit_histogram(pit_values, *, n_bins=10, confidence_level=0.95, sample_weight
 
     Returns
     -------
-    hist : sklearn.utils.Bunch
-        With the attributes:
+    hist : PITHistogramResult
+        Unpacks as ``(density, bin_edges)``, as :func:`numpy.histogram` with
+        ``density=True``.  With the attributes:
 
         - ``density``: ndarray of shape (n_bins,), the height of each bin (1 for a
           uniform histogram).
@@ -172,6 +173,9 @@ def pit_histogram(pit_values, *, n_bins=10, confidence_level=0.95, sample_weight
     Examples
     --------
     >>> from skcalib.metrics import pit_histogram
+    >>> density, bin_edges = pit_histogram([0.05, 0.3, 0.35, 0.8], n_bins=2)
+    >>> bin_edges
+    array([0. , 0.5, 1. ])
     >>> hist = pit_histogram([0.05, 0.3, 0.35, 0.8], n_bins=2)
     >>> hist.density
     array([1.5, 0.5])
@@ -193,10 +197,10 @@ def pit_histogram(pit_values, *, n_bins=10, confidence_level=0.95, sample_weight
     density = count * (n_bins / total)
     n_eff = _effective_size(sw, pit.shape[0])
     low, high = _binomial_band(n_eff, 1.0 / n_bins, confidence_level)
-    return Bunch(
+    return PITHistogramResult(
         density=density,
-        bin_count=count,
         bin_edges=edges,
+        bin_count=count,
         band_low=float(low) * n_bins,
         band_high=float(high) * n_bins,
     )
@@ -245,10 +249,12 @@ def quantile_calibration_curve(
 
     Returns
     -------
-    curve : sklearn.utils.Bunch
-        With the attributes ``levels`` (ndarray of shape (n_levels,), float64) and
-        ``observed_frequency`` (same shape), and with ``confidence_level`` also
-        ``band_low`` and ``band_high`` (same shape).
+    curve : QuantileCalibrationCurveResult
+        Unpacks as ``(observed_frequency, levels)``, observed then nominal as
+        :func:`reliability_curve` (``prob_true, prob_pred``).  With the attributes
+        ``observed_frequency`` (ndarray of shape (n_levels,)), ``levels`` (same shape,
+        float64) and ``band_low`` and ``band_high`` (same shape; None without
+        ``confidence_level``).
 
     See Also
     --------
@@ -265,8 +271,11 @@ def quantile_calibration_curve(
     --------
     >>> from skcalib.metrics import quantile_calibration_curve
     >>> curve = quantile_calibration_curve([0.05, 0.3, 0.35, 0.8], levels=[0.25, 0.5, 0.9])
-    >>> curve.observed_frequency
-    array([0.25, 0.75, 1.  ])
+    >>> observed, levels = curve
+    >>> observed, levels
+    (array([0.25, 0.75, 1.  ]), array([0.25, 0.5 , 0.9 ]))
+    >>> curve.band_low is None
+    True
     """
     pit, sw = _check_pit(pit_values, sample_weight)
     if levels is None:
@@ -285,8 +294,10 @@ def quantile_calibration_curve(
     below = np.empty(tau.shape[0])
     below[order] = cum[:-1]
     observed = np.minimum(below / cum[-1], 1.0)
-    curve = Bunch(levels=tau, observed_frequency=observed)
+    band_low = band_high = None
     if confidence_level is not None:
         n_eff = _effective_size(sw, pit.shape[0])
-        curve.band_low, curve.band_high = _binomial_band(n_eff, tau, confidence_level)
-    return curve
+        band_low, band_high = _binomial_band(n_eff, tau, confidence_level)
+    return QuantileCalibrationCurveResult(
+        observed_frequency=observed, levels=tau, band_low=band_low, band_high=band_high
+    )

@@ -25,7 +25,6 @@ import numbers
 import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
-from sklearn.utils import Bunch
 
 from ..._core._array_api import get_namespace_and_device, max_float_dtype, to_numpy
 from ..._core._binning import bin_stats
@@ -36,6 +35,7 @@ from ..._core._validation import (
     row_chunks,
 )
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._results import BrierDecompositionResult, ScoreDecompositionResult
 
 __all__ = [
     "brier_score",
@@ -599,10 +599,11 @@ def brier_decomposition(
 
     Returns
     -------
-    Bunch
-        ``uncertainty``, ``resolution``, ``reliability`` (floats, ``resolution`` and
-        ``reliability`` >= 0) and ``within_bin_variance``, ``within_bin_covariance``
-        (0.0 when ``n_bins=None``).
+    result : BrierDecompositionResult
+        Unpacks as ``(uncertainty, resolution, reliability)`` (floats, ``resolution``
+        and ``reliability`` >= 0), the order of ``uncertainty_metrics``; these and
+        ``within_bin_variance``, ``within_bin_covariance`` (0.0 when ``n_bins=None``)
+        are attributes.
 
     References
     ----------
@@ -620,9 +621,12 @@ def brier_decomposition(
     >>> from skcalib.metrics import brier_decomposition, brier_score
     >>> y_true = [0, 0, 1, 1, 1]
     >>> y_proba = [0.2, 0.2, 0.2, 0.8, 0.8]
-    >>> d = brier_decomposition(y_true, y_proba)
-    >>> round(d.uncertainty, 4), round(d.resolution, 4), round(d.reliability, 4)
+    >>> unc, res, rel = brier_decomposition(y_true, y_proba)
+    >>> round(unc, 4), round(res, 4), round(rel, 4)
     (0.24, 0.1067, 0.0267)
+    >>> d = brier_decomposition(y_true, y_proba)
+    >>> d.within_bin_variance, d.within_bin_covariance
+    (0.0, 0.0)
     >>> round(d.reliability - d.resolution + d.uncertainty, 12)
     0.16
     >>> brier_score(y_true, y_proba)
@@ -655,7 +659,7 @@ def brier_decomposition(
         # numpy sums of the bins (computed on the device for array-API input)
         stats = bin_stats(data, multiclass=mode, n_bins=n_bins, strategy=strategy)
         return binned_decomposition(stats, *_binned_totals(data))
-    return Bunch(
+    return BrierDecompositionResult(
         uncertainty=unc,
         resolution=res,
         reliability=rel,
@@ -678,7 +682,7 @@ def binned_decomposition(stats, sum_ff, sum_fo):
     np.divide(st, cnt, out=obar, where=nz)
     clim = st.sum(axis=1) / W  # per group (class)
     wbv = max((sum_ff - float(np.sum(cnt * fbar * fbar))) / W, 0.0)
-    return Bunch(
+    return BrierDecompositionResult(
         uncertainty=float(np.sum(clim * (1 - clim))),
         resolution=float(np.sum(cnt * (obar - clim[:, None]) ** 2) / W),
         reliability=float(np.sum(cnt * (fbar - obar) ** 2) / W),
@@ -844,8 +848,9 @@ def score_decomposition(
 
     Returns
     -------
-    Bunch
-        ``score``, ``miscalibration``, ``discrimination``, ``uncertainty`` (floats).
+    result : ScoreDecompositionResult
+        Unpacks as ``(score, miscalibration, discrimination, uncertainty)`` (floats),
+        each also an attribute.
 
     References
     ----------
@@ -855,9 +860,11 @@ def score_decomposition(
     Examples
     --------
     >>> from skcalib.metrics import score_decomposition
-    >>> d = score_decomposition([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4])
-    >>> d.score, d.miscalibration, d.discrimination, d.uncertainty
+    >>> score, mcb, dsc, unc = score_decomposition([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4])
+    >>> score, mcb, dsc, unc
     (0.275, 0.15, 0.125, 0.25)
+    >>> score_decomposition([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4]).miscalibration
+    0.15
     """
     data = check_classification_input(
         y_true,
@@ -890,7 +897,7 @@ def score_decomposition(
     score = s_fc / W
     recal = s_rc / W
     unc = s_cl / W
-    return Bunch(
+    return ScoreDecompositionResult(
         score=float(score),
         miscalibration=float(score - recal),
         discrimination=float(unc - recal),
