@@ -21,7 +21,7 @@ from skcalib._core._array_api import (
     to_numpy,
 )
 from skcalib.recalibration import MatrixScaling, TemperatureScaling, VectorScaling
-from tests.utils.array_api_cases import CASE_IDS, Case
+from tests.utils.array_api_cases import CASE_IDS, Case, import_library
 
 xps = pytest.importorskip("array_api_strict")
 
@@ -168,7 +168,7 @@ def test_fitted_temperature_is_a_float_valid_in_every_namespace(dispatch):
     ts = TemperatureScaling().fit(xps.asarray(Z, device=xps.Device("device1")), y)
     ref = TemperatureScaling().fit(Z, y)
     assert_allclose(ts.predict_proba(Z), ref.predict_proba(Z), rtol=1e-12)  # numpy
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     assert isinstance(ts.predict_proba(torch.asarray(Z)), torch.Tensor)
 
 
@@ -214,7 +214,7 @@ def test_bounds_warn_as_on_numpy(dispatch):
 
 
 def test_torch_tensor_requiring_grad(dispatch):
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     Z, y, _ = _data()
     t = torch.tensor(Z, requires_grad=True)
     ts = TemperatureScaling().fit(t, torch.asarray(y))
@@ -227,7 +227,7 @@ def test_torch_tensor_requiring_grad(dispatch):
 def test_dispatch_off_is_the_numpy_path():
     # without dispatch, arrays of other namespaces are converted to numpy (a tensor
     # requiring grad is detached) and the results are numpy arrays
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     Z, y, _ = _data()
     ref = TemperatureScaling().fit(Z, y)
     with warnings.catch_warnings():
@@ -399,7 +399,7 @@ def test_affine_parameters_serve_every_namespace(dispatch, cls):
     on_device = ref.predict_proba(xps.asarray(Z, device=dev))
     assert on_device.device == dev
     assert_allclose(_host(on_device), expected, atol=1e-12)
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     t = est.predict_proba(torch.asarray(Z, dtype=torch.float32))
     assert isinstance(t, torch.Tensor) and t.dtype == torch.float32
     assert_allclose(t.numpy(), expected, atol=1e-6)
@@ -407,7 +407,7 @@ def test_affine_parameters_serve_every_namespace(dispatch, cls):
 
 @pytest.mark.parametrize("cls", AFFINE)
 def test_affine_parameters_fitted_on_a_device_predict_with_dispatch_off(cls, monkeypatch):
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     from tests.utils.array_api_cases import array_api_dispatch
 
     Z, y, _ = _data(k=3)
@@ -421,7 +421,7 @@ def test_affine_parameters_fitted_on_a_device_predict_with_dispatch_off(cls, mon
 
 @pytest.mark.parametrize("cls", AFFINE)
 def test_affine_y_and_weights_of_other_namespaces_and_grad_tensors(dispatch, cls):
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     Z, y, w = _data(k=3)
     ref = cls().fit(Z, y, w)
     t = torch.tensor(Z, requires_grad=True)

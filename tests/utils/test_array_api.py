@@ -1,6 +1,6 @@
 """The array API helpers of ``skcalib._core._array_api`` on ``array_api_strict`` (the
 reference namespace: its non-default devices refuse conversion to numpy, like a GPU
-tensor) and PyTorch CPU tensors."""
+tensor) and PyTorch CPU tensors; the cases the array API tests are generated for."""
 
 import numpy as np
 import pytest
@@ -15,6 +15,8 @@ from skcalib._core._array_api import (
     weighted_bincount,
     xlogy,
 )
+from tests.utils import array_api_cases
+from tests.utils.array_api_cases import CASE_IDS, CASES, available_case_ids, import_library
 
 xps = pytest.importorskip("array_api_strict")
 
@@ -69,7 +71,7 @@ def test_weighted_bincount_equals_numpy(dispatch, device, weighted):
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_weighted_bincount_torch(dispatch, weighted):
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     xp, device = get_namespace_and_device(torch.zeros(1))
     rng = np.random.default_rng(1)
     index = rng.integers(0, 5, size=300)
@@ -104,7 +106,7 @@ def test_pandas_dask_and_lists_take_the_numpy_path(dispatch):
 
 
 def test_torch_tensors_are_array_api_arrays(dispatch):
-    torch = pytest.importorskip("torch")
+    torch = import_library("torch")
     xp, device = get_namespace_and_device(torch.zeros(2), np.zeros(2))
     assert namespace_name(xp) == "torch"
     assert str(device) == "cpu"
@@ -119,3 +121,55 @@ def test_numpy_namespace_computes_on_numpy_arrays():
     total = xp.sum(xp.concat([x, x], axis=0), axis=0)
     assert isinstance(total, np.ndarray) and total.tolist() == [8.0, 14.0]
     assert max_float_dtype(xp, "cpu") == xp.float64
+
+
+def _imports(library):
+    try:
+        __import__(library)
+    except Exception:
+        return False
+    return True
+
+
+def test_cases_are_generated_for_what_this_machine_has():
+    """A case exists exactly where its library imports and its device is there: no
+    generated case can only skip."""
+    libraries = {c[0]: c[1] for c in CASES}
+    assert set(CASE_IDS) <= set(libraries)
+    for library in ("array_api_strict", "torch", "jax"):
+        ids = {i for i, lib in libraries.items() if lib == library and "cuda" not in i}
+        assert (ids <= set(CASE_IDS)) is _imports(library), library
+        assert ids & set(CASE_IDS) in (set(), ids), library
+    cuda = {"torch-cuda-float64", "torch-cuda-float32"}
+    has_cuda = _imports("torch") and __import__("torch").cuda.is_available()
+    assert (cuda <= set(CASE_IDS)) is has_cuda
+    assert cuda & set(CASE_IDS) in (set(), cuda)
+    for case_id in CASE_IDS:
+        assert array_api_cases.Case(case_id).asarray([0.5]).shape == (1,)
+
+
+def test_required_libraries_fail_loudly(monkeypatch):
+    real = array_api_cases._try_import
+    monkeypatch.setattr(
+        array_api_cases, "_try_import", lambda lib: None if lib == "torch" else real(lib)
+    )
+    monkeypatch.delenv("SKCALIB_REQUIRE_TORCH", raising=False)
+    monkeypatch.delenv("SKCALIB_REQUIRE_CUDA", raising=False)
+    assert not any(i.startswith("torch") for i in available_case_ids())
+    for variable in ("SKCALIB_REQUIRE_TORCH", "SKCALIB_REQUIRE_CUDA"):
+        monkeypatch.setenv(variable, "1")
+        with pytest.raises(RuntimeError, match="PyTorch does not import"):
+            available_case_ids()
+        monkeypatch.setenv(variable, "0")  # 0 or empty: not required
+        assert not any(i.startswith("torch") for i in available_case_ids())
+        monkeypatch.delenv(variable)
+
+
+def test_required_cuda_fails_loudly_without_a_gpu(monkeypatch):
+    torch = import_library("torch")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.delenv("SKCALIB_REQUIRE_CUDA", raising=False)
+    assert "torch-cuda-float64" not in available_case_ids()
+    monkeypatch.setenv("SKCALIB_REQUIRE_CUDA", "1")
+    with pytest.raises(RuntimeError, match="no CUDA device"):
+        available_case_ids()
