@@ -2,6 +2,7 @@
 data, whatever the chunking; bounded state; exact merges; persistence."""
 
 import copy
+import dataclasses
 import json
 import pickle
 
@@ -11,6 +12,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from skcalib._core._binning import COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ, quantile_edges
 from skcalib.metrics import (
+    BrierDecompositionResult,
+    ReliabilityCurveResult,
     brier_decomposition,
     brier_score,
     expected_calibration_error,
@@ -87,7 +90,9 @@ def test_streamed_equals_batch_for_any_chunking(kind, weighted, dtype, seed):
     curve = acc.reliability_curve(confidence_level=0.9)
     ref = reliability_curve(y, P, sample_weight=w, labels=labels, confidence_level=0.9)
     for name in ("prob_true", "prob_pred", "bin_count", "prob_true_low", "prob_true_high"):
-        assert_allclose(curve[name], ref[name], rtol=RTOL, atol=1e-15, equal_nan=True)
+        assert_allclose(
+            getattr(curve, name), getattr(ref, name), rtol=RTOL, atol=1e-15, equal_nan=True
+        )
     assert_array_equal(curve.bin_edges, ref.bin_edges)
     # the binned Brier decomposition (equal-width bins), whose terms add up to the score
     # (of the positive class; the two float32 columns sum to 1 within float32 rounding)
@@ -110,12 +115,41 @@ def _assert_decomposition_equal(got, want):
     """The terms of two Brier decompositions agree to 1e-12, relative for the terms of the
     bins, absolute for the within-bin terms (differences of totals of p^2 and p * o of
     the order of the Brier score, computed in another order)."""
-    assert got.keys() == want.keys()
-    for name, value in want.items():
+    assert type(got) is type(want)
+    for field in dataclasses.fields(want):
+        name, value = field.name, getattr(want, field.name)
         if name.startswith("within_bin"):
-            assert got[name] == pytest.approx(value, rel=0, abs=1e-12), name
+            assert getattr(got, name) == pytest.approx(value, rel=0, abs=1e-12), name
         else:
-            assert got[name] == pytest.approx(value, rel=RTOL, abs=1e-15), name
+            assert getattr(got, name) == pytest.approx(value, rel=RTOL, abs=1e-15), name
+
+
+def test_curve_and_decomposition_unpack_as_the_batch_results():
+    """Regression: both were Bunches, whose unpacking gave their keys; they unpack as
+    the batch functions' results: (prob_true, prob_pred) and (unc, res, rel)."""
+    rng = np.random.default_rng(3)
+    p = rng.random(400)
+    y = (rng.random(400) < p**1.4).astype(int)
+    acc = CalibrationAccumulator(n_bins=5).update(y[:150], p[:150]).update(y[150:], p[150:])
+    curve = acc.reliability_curve()
+    assert type(curve) is ReliabilityCurveResult and not isinstance(curve, dict)
+    prob_true, prob_pred = curve
+    want_true, want_pred = reliability_curve(y, p, n_bins=5)
+    assert_allclose(prob_true, want_true, rtol=RTOL)
+    assert_allclose(prob_pred, want_pred, rtol=RTOL)
+    assert curve.prob_true_low is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        curve.prob_true = prob_pred
+    d = acc.brier_decomposition()
+    assert type(d) is BrierDecompositionResult
+    unc, res, rel = d
+    want_unc, want_res, want_rel = brier_decomposition(y, p, n_bins=5)
+    assert (unc, res, rel) == pytest.approx((want_unc, want_res, want_rel), rel=RTOL)
+    assert rel - res + unc + d.within_bin_variance - d.within_bin_covariance == pytest.approx(
+        brier_score(y, p), rel=1e-12
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.reliability = 0.0
 
 
 def _exact_rmsce_with_edges(conf, outcome, w, edges):
