@@ -366,7 +366,12 @@ class CalibrationStatistics:
             if name != "fine":
                 arrays[name] = _float_array(d[name], name)
         arrays["n_samples"] = _counts(arrays["n_samples"])
-        g = arrays["total_weight"].shape[:1]
+        tw = arrays["total_weight"]
+        if tw.ndim != 1 or tw.shape[0] < 1:
+            raise ValueError(
+                f"total_weight must be a 1-D array with one value per group, got {tw.shape}"
+            )
+        g = tw.shape
         if arrays["classwise"].shape == (*g, 4, 0):  # no class: JSON loses the bin axis
             arrays["classwise"] = np.zeros((*g, 4, 0, n_bins))
         arrays["fine"] = _dense_fine(d["fine_cells"], d["fine"], arrays["total_weight"].shape)

@@ -126,6 +126,17 @@ def _set(index, value):
     return apply
 
 
+def _both(index, value):
+    """Set a count and its sum of squared weights (an unweighted state keeps them equal)."""
+
+    def apply(table):
+        table[0][0][index[1]] = value
+        table[0][3][index[1]] = value
+        return table
+
+    return apply
+
+
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
@@ -144,8 +155,8 @@ def _set(index, value):
         (("statistics", "bins"), _set((0, 0, 0), -1.0), "bins contains a negative"),
         (("statistics", "bins"), _set((0, 2, 1), 1e9), "a sum of outcomes exceeds its count"),
         (("statistics", "bins"), _set((0, 1, 1), 1e9), "probabilities exceeds its count"),
-        (("statistics", "bins"), _set((0, 0, 1), 1e9), "do not add up to total_weight"),
-        (("statistics", "classwise"), lambda t: t[:1] * 1, "classwise must have shape"),
+        (("statistics", "bins"), _both((0, 1), 1e9), "do not add up to total_weight"),
+        (("statistics", "classwise"), lambda t: [t[0][:3]], "classwise must be an array of shape"),
         (("statistics", "brier_sum"), ["x"], "brier_sum must be an array of numbers"),
         (("statistics", "log_loss_sum"), [float("inf")], "log_loss_sum contains NaN"),
         (("statistics", "correct"), [1e9], "correct exceeds total_weight"),
@@ -272,4 +283,4 @@ def test_the_documented_bound_of_the_fine_cells():
     near_one = np.array([1 - 2.0e-9, 1 - 1e-12, 1 - 1e-15, 1.0])
     assert_array_equal(fine_cell(near_zero), 0)
     assert_array_equal(fine_cell(near_one), FINE_CELLS + 1)
-    assert fine_cell(np.array([2.1e-9]))[0] == 1
+    assert fine_cell(np.nextafter(edges[1:2], 1.0))[0] == 1
