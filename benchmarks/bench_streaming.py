@@ -35,33 +35,46 @@ def main():
     y = rng.integers(0, k, n)
     labels = np.arange(k)
 
-    def streamed():
-        acc = CalibrationAccumulator(labels=labels)
-        for start in range(0, n, CHUNK):
-            acc.update(y[start : start + CHUNK], P[start : start + CHUNK])
-        return acc.compute()
+    w = rng.random(n) * 2
+    p1 = P[:, 0] / (P[:, 0] + P[:, 1])
+    y1 = (rng.random(n) < p1).astype(np.int8)
+    cases = [
+        # (name, y, probabilities, weights, labels): multiclass and binary, with and
+        # without weights (one kernel builds the statistics of every kind of chunk)
+        (f"{n}x{k}", y, P, None, labels),
+        (f"{n}x{k} weighted", y, P, w, labels),
+        (f"{n} binary", y1, p1, None, [0, 1]),
+        (f"{n} binary weighted", y1, p1, w, [0, 1]),
+    ]
+    for name, yy, PP, ww, lab in cases:
 
-    def batch():
-        return [
-            f(y, P, labels=labels)
-            for f in (
+        def streamed(yy=yy, PP=PP, ww=ww, lab=lab):
+            acc = CalibrationAccumulator(labels=lab)
+            for start in range(0, n, CHUNK):
+                sw = None if ww is None else ww[start : start + CHUNK]
+                acc.update(yy[start : start + CHUNK], PP[start : start + CHUNK], sample_weight=sw)
+            return acc.compute()
+
+        def batch(yy=yy, PP=PP, ww=ww, lab=lab):
+            metrics = [
                 expected_calibration_error,
                 max_calibration_error,
                 root_mean_squared_calibration_error,
-                static_calibration_error,
                 brier_score,
                 negative_log_likelihood,
-            )
-        ]
+            ]
+            if PP.ndim == 2:
+                metrics.append(static_calibration_error)
+            return [f(yy, PP, labels=lab, sample_weight=ww) for f in metrics]
 
-    report(
-        f"accumulator {n}x{k} in {CHUNK}-row chunks vs batch metrics",
-        streamed,
-        batch,
-        P.nbytes,
-        repeat,
-        target=None if quick else 1.5,
-    )
+        report(
+            f"accumulator {name} in {CHUNK}-row chunks vs batch metrics",
+            streamed,
+            batch,
+            PP.nbytes,
+            repeat,
+            target=None if quick else 1.5,
+        )
 
 
 if __name__ == "__main__":
