@@ -45,6 +45,15 @@ Interface (used by the metrics and the estimators; stable)
     one-hot sums (O(n * minlength)).
 ``xlogy(x, y, xp)``
     ``x * log(y)`` with ``0 * log(0) = 0``.
+
+Kernels are written once against ``xp`` (numpy's namespace included); where numpy has a
+faster primitive than the standard's, one helper below picks it for numpy input and the
+standard's functions otherwise: :func:`row_sums` and :func:`row_dot` (``einsum``),
+:func:`sum_of_squares` (``np.dot``), :func:`kth_smallest` (``np.partition``),
+:func:`take_along_rows` and :func:`add_at_rows` (fancy indexing), :func:`scaled`
+(a multiply with an output dtype), :func:`masked_fill` and :func:`masked_assign` (item
+assignment, absent from JAX), :func:`row_ranges` (cache-sized chunks of rows for numpy,
+one chunk on a device).
 """
 
 from __future__ import annotations
@@ -54,7 +63,17 @@ import numpy as np
 from ..utils._sklearn_compat import sklearn_namespace_and_device
 
 __all__ = [
+    "add_at_rows",
     "float_dtype",
+    "kth_smallest",
+    "masked_assign",
+    "masked_fill",
+    "row_dot",
+    "row_ranges",
+    "row_sums",
+    "scaled",
+    "sum_of_squares",
+    "take_along_rows",
     "get_namespace_and_device",
     "namespace_and_device",
     "has_fast_bincount",
@@ -206,11 +225,11 @@ def to_numpy(x, xp):
 
 
 #: namespaces with a bincount or a scatter-add (see :func:`weighted_bincount`)
-_SCATTER_ADD = frozenset({"torch", "cupy", "jax"})
+_SCATTER_ADD = frozenset({"numpy", "torch", "cupy", "jax"})
 
 
 def has_fast_bincount(xp):
-    """Whether :func:`weighted_bincount` costs O(n) in ``xp`` (CuPy's bincount,
+    """Whether :func:`weighted_bincount` costs O(n) in ``xp`` (numpy's and CuPy's bincount,
     PyTorch's ``Tensor.bincount``, a JAX scatter-add) rather than O(n * minlength)
     (one-hot sums)."""
     return namespace_name(xp) in _SCATTER_ADD
@@ -232,7 +251,8 @@ def weighted_bincount(index, weights, minlength, xp, device):
     -------
     array of shape (minlength,)
         The sum of ``weights`` (or 1) of each index value, in the floating dtype of
-        ``weights`` (:func:`max_float_dtype` for counts), on ``device``.
+        ``weights`` (:func:`max_float_dtype` for counts), on ``device``; float64 for
+        numpy (``np.bincount``).
 
     Notes
     -----
@@ -241,8 +261,12 @@ def weighted_bincount(index, weights, minlength, xp, device):
     a one-hot mask, in chunks of rows (O(n * minlength) work, fine for the few dozen
     bins of a metric).
     """
-    dtype = max_float_dtype(xp, device) if weights is None else weights.dtype
     name = namespace_name(xp)
+    if name == "numpy":  # float64 sums (of float32 weights too), float64 counts
+        return np.bincount(index, weights=weights, minlength=minlength).astype(
+            np.float64, copy=False
+        )
+    dtype = max_float_dtype(xp, device) if weights is None else weights.dtype
     if name == "torch":  # Tensor.bincount: no one-hot, no ones array for counts
         out = xp.astype(index, xp.int64).bincount(weights=weights, minlength=minlength)
         return xp.astype(out, dtype)
@@ -274,3 +298,165 @@ def xlogy(x, y, xp):
     """``x * log(y)``, 0 where ``x == 0`` (also for ``y == 0``)."""
     safe = xp.where(x == 0, xp.ones_like(y), y)
     return xp.where(x == 0, xp.zeros_like(x), x * xp.log(safe))
+
+
+# --------------------------------------------------------------------------------------
+# primitives with a faster numpy function than the standard's (module docstring)
+# --------------------------------------------------------------------------------------
+
+
+def _is_np(xp):
+    return xp is None or namespace_name(xp) == "numpy"
+
+
+def row_ranges(n_rows, row_bytes, xp):
+    """``(start, stop)`` ranges of rows: cache-sized chunks
+    (:func:`~skcalib._core._validation.iter_row_chunks`) for numpy, the whole array in
+    one range for any other namespace (one reduction per operation on a device)."""
+    if _is_np(xp):
+        from ._validation import iter_row_chunks
+
+        return iter_row_chunks(n_rows, row_bytes)
+    return iter(((0, n_rows),))
+
+
+def row_sums(P, xp):
+    """Sum of each row of the 2-D ``P`` (numpy: a single-threaded ``einsum``)."""
+    if _is_np(xp):
+        return np.einsum("ij->i", P)
+    return xp.sum(P, axis=1)
+
+
+def row_dot(A, B, xp):
+    """``sum(A * B, axis=1)`` without the product array for numpy (``einsum``)."""
+    if _is_np(xp):
+        return np.einsum("ij,ij->i", A, B)
+    return xp.sum(A * B, axis=1)
+
+
+def sum_of_squares(x, xp):
+    """``sum(x * x)`` of a 1-D array, as a Python float (numpy: ``np.dot``)."""
+    if _is_np(xp):
+        return float(np.dot(x, x))
+    return float(xp.sum(x * x))
+
+
+def scaled(x, factor, dtype, xp):
+    """``x * factor`` computed in ``dtype``, a fresh C-ordered array (numpy: one pass,
+    no intermediate copy of ``x``)."""
+    if _is_np(xp):
+        return np.multiply(x, factor, dtype=dtype, order="C")
+    return xp.astype(x, dtype) * factor
+
+
+def kth_smallest(x, kth, xp):
+    """The order statistics ``sort(x)[kth]`` of a 1-D array (``kth`` a host integer
+    array), as a host numpy array: numpy selects them by ``np.partition`` (no sort)."""
+    if _is_np(xp):
+        return np.partition(x, np.unique(kth))[kth]
+    xs = xp.sort(x)
+    return to_numpy(xp.take(xs, xp.asarray(kth.astype(np.int64), device=x.device)), xp)
+
+
+def take_along_rows(P, idx, xp):
+    """``P[i, idx[i]]`` for every row ``i`` of the 2-D ``P``."""
+    if _is_np(xp):
+        return P[np.arange(P.shape[0]), idx]
+    if hasattr(xp, "take_along_axis"):
+        return xp.take_along_axis(P, xp.astype(idx, xp.int64)[:, None], axis=1)[:, 0]
+    hit = idx[:, None] == xp.arange(P.shape[1], dtype=idx.dtype, device=P.device)[None, :]
+    return xp.sum(xp.where(hit, P, xp.zeros_like(P)), axis=1)
+
+
+def add_at_rows(D, idx, value, xp):
+    """``D[i, idx[i]] += value`` for every row of the 2-D ``D`` (a fresh array of the
+    caller, modified in place where the namespace allows); returns the result."""
+    if _is_np(xp):
+        D = np.ascontiguousarray(D)
+        m, k = D.shape
+        flat = D.reshape(-1)  # a view: D is C-contiguous
+        where = np.arange(0, m * k, k, dtype=np.intp)
+        where += idx
+        flat[where] += value
+        return D
+    hit = idx[:, None] == xp.arange(D.shape[1], dtype=idx.dtype, device=D.device)[None, :]
+    return xp.where(hit, D + value, D)
+
+
+def masked_fill(x, mask, value, xp):
+    """``x[mask] = value`` (scalar) on a fresh array of the caller; returns the result
+    (a new array for JAX, whose arrays are immutable)."""
+    if namespace_name(xp) == "jax":  # pragma: no cover - JAX is not a test dependency
+        return xp.where(mask, value, x)
+    x[mask] = value
+    return x
+
+
+def masked_assign(x, mask, values, xp):
+    """``x[mask] = values`` (``values`` of shape ``(count_nonzero(mask),)``) on a fresh
+    array of the caller; returns the result."""
+    if namespace_name(xp) == "jax":  # pragma: no cover - JAX is not a test dependency
+        return x.at[xp.nonzero(mask)].set(values)
+    x[mask] = values
+    return x
+
+
+#: namespaces whose element-wise functions take numpy's ``out=`` argument (outside the
+#: standard)
+_OUT_ARGUMENT = frozenset({"numpy", "cupy"})
+
+
+def work_array(shape, dtype, xp, device):
+    """An uninitialised work array for :func:`into`: ``xp.empty`` where the element-wise
+    functions of ``xp`` write into ``out=`` (numpy, CuPy), else None.
+
+    Kernels written once for every namespace keep their chunk-sized temporaries in such
+    arrays on numpy, where a fresh array per operation costs page faults, and make new
+    arrays elsewhere (``array_api_strict`` and JAX have no ``out=``; PyTorch's
+    array-api-compat functions are wrapped)."""
+    if namespace_name(xp) not in _OUT_ARGUMENT:
+        return None
+    return xp.empty(shape, dtype=dtype, device=device)
+
+
+def into(out, func, *args):
+    """``func(*args)``, written into ``out`` (a :func:`work_array` or a slice of one) and
+    returned; a new array when ``out`` is None."""
+    if out is None:
+        return func(*args)
+    return func(*args, out=out)
+
+
+def writable(x, xp):
+    """``x`` itself as the ``out`` of :func:`into` where the namespace writes in place
+    (numpy, CuPy), else None: for a fresh array of the caller's, updated in place."""
+    return x if namespace_name(xp) in _OUT_ARGUMENT else None
+
+
+def sort_with_flags(key, flag, descending, xp):
+    """``(key_sorted, flag_sorted)``: the 1-D float ``key`` sorted (decreasing with
+    ``descending``) and the bool ``flag`` in the same order, the order of tied keys
+    unspecified; the keys in float64 for numpy, -0.0 read as +0.0, and the flags as 0/1
+    integers.
+
+    numpy packs each non-negative key (with ``flag``: bit patterns of non-negative
+    floats sort as the floats; -0.0 is read as +0.0) and its flag into one 64-bit
+    integer and sorts those with one ``np.sort`` (no ``argsort``, no gathers; the flags
+    come back as ``uint64``).  Every other namespace (and numpy with a
+    negative key) sorts with one ``argsort`` and two ``take``.
+    """
+    if namespace_name(xp) == "numpy":
+        k64 = np.asarray(key, dtype=np.float64)
+        if k64.shape[0] and k64.min() >= 0:
+            packed = k64.view(np.uint64) << np.uint64(1)  # the lowest bit freed for the flag
+            packed |= np.asarray(flag).view(np.uint8)
+            packed.sort()
+            if descending:
+                packed = packed[::-1]
+            flags = packed & np.uint64(1)
+            packed >>= np.uint64(1)  # the keys' bits (in place; a view when reversed)
+            return packed.view(np.float64), flags
+    order = xp.argsort(key, stable=False)
+    if descending:
+        order = xp.flip(order)
+    return xp.take(key, order) + 0.0, xp.astype(xp.take(flag, order), xp.int64)

@@ -21,12 +21,16 @@ of the input checks; they are binned with 1, in the last bin.
 
 Passes
 ------
-Everything is numpy: an exact right-closed bin index by arithmetic on the edges and
-weighted ``np.bincount`` over a combined (bin, outcome) or (class, bin) index, in
-cache-sized chunks of rows (:func:`_pair_sums`, :func:`_classwise_sums`).  With fixed
-edges the data is read once: each chunk is checked (when the caller passes
-:func:`~skcalib._core._validation.checked_rows`), reduced to its (probability,
-outcome) pairs or class-wise sums, and binned while it is in cache.
+Each kernel is written once against the array namespace of its input (numpy's included;
+:func:`~skcalib._core._array_api.namespace_and_device`): an exact right-closed bin index
+by arithmetic on the edges and weighted bincounts
+(:func:`~skcalib._core._array_api.weighted_bincount`: ``np.bincount`` for numpy) over a
+combined (group, bin, outcome) or (class, bin) index (:func:`_pair_sums`,
+:func:`_classwise_sums`), in cache-sized chunks of rows for numpy and in one piece on a
+device.  Kernels take validated arrays.  The public entry point
+(:func:`stats_of_input`) reads the data once: it checks each chunk of rows
+(:func:`~skcalib._core._validation.check_proba_chunk`), reduces it to its bin sums or
+(probability, outcome) pairs while it is in cache, and merges the per-chunk results.
 
 Equal-mass bins (``strategy="quantile"``) use the inverted-CDF quantiles of the binned
 values: inner edge ``k`` is the smallest value ``v`` with ``F(v) >= k / n_bins``, where
@@ -48,16 +52,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._array_api import max_float_dtype, to_numpy, weighted_bincount
+from ._array_api import (
+    kth_smallest,
+    masked_assign,
+    masked_fill,
+    max_float_dtype,
+    namespace_and_device,
+    row_ranges,
+    scaled,
+    take_along_rows,
+    to_numpy,
+    weighted_bincount,
+)
 from ._validation import (
-    ClassificationInput,
     _as_float,
     _to_numpy,
     check_classification_labels,
+    check_proba_chunk,
+    check_proba_values,
     check_sample_weight,
-    checked_rows,
-    iter_row_chunks,
-    row_chunks,
+    input_chunks,
 )
 
 __all__ = [
@@ -123,37 +137,43 @@ def uniform_bin_edges(n_bins):
 def quantile_edges(x, n_bins, sample_weight=None):
     """Equal-mass edges of validated values (kernel of :func:`quantile_bin_edges`).
 
-    With no value of positive weight the equal-width edges are returned.
+    ``x`` and ``sample_weight`` are arrays of one namespace (numpy or another, on any
+    device); the order statistics are selected there (numpy: ``np.partition``, no sort,
+    without weights) and only the ``n_bins + 1`` host float64 edges are returned.  The
+    cumulative weights are summed in the widest float of the device (float64 unless the
+    device has none), whatever the dtype of the values.  With no value of positive
+    weight the equal-width edges are returned.
     """
-    x = np.asarray(x)
+    xp, device, top = _context(x)
     if sample_weight is not None:
         keep = sample_weight > 0
-        if not keep.all():
+        if not bool(xp.all(keep)):
             x, sample_weight = x[keep], sample_weight[keep]
     n = x.shape[0]
-    if n == 0:
+    if n == 0 or n_bins == 1:
         return _uniform_edges(n_bins)
-    inner = np.empty(n_bins - 1, dtype=np.float64)
-    if n_bins > 1:
-        k = np.arange(1, n_bins)
-        if sample_weight is None:
-            # smallest order statistic with rank >= k n / n_bins (exact integer arithmetic)
-            kth = -((-k * n) // n_bins) - 1
-            part = np.partition(x, np.unique(kth))
-            inner[:] = part[kth]
-        else:
-            w = sample_weight / sample_weight.max()  # scale-free; no overflow of cum * n_bins
-            order = np.argsort(x, kind="stable")
-            xs = x[order]
-            cum = np.cumsum(w[order])
-            total = cum[-1]
-            # first index with cum >= k * total / n_bins.  Compared without division and
-            # with a relative slack of the order of the cumsum's rounding error, so that
-            # exact ties (integer weights, or integer weights times any scale) resolve as
-            # in exact arithmetic: weights w give the edges of the sample repeated w times.
-            rtol = max(64, xs.shape[0]) * np.finfo(np.float64).eps
-            idx = np.searchsorted(cum * n_bins, k * total * (1 - rtol), side="left")
-            inner[:] = xs[np.minimum(idx, xs.shape[0] - 1)]
+    k = np.arange(1, n_bins)
+    if sample_weight is None:
+        # smallest order statistic with rank >= k n / n_bins (exact integer arithmetic)
+        kth = -((-k * n) // n_bins) - 1
+        inner = np.asarray(kth_smallest(x, kth, xp), dtype=np.float64)
+    else:
+        w = xp.astype(sample_weight, top)
+        w = w / xp.max(w)  # scale-free; no overflow of cum * n_bins
+        order = xp.argsort(x, stable=True)
+        xs = xp.take(x, order)
+        cum = xp.cumulative_sum(xp.take(w, order))
+        total = float(cum[-1])
+        # first index with cum >= k * total / n_bins.  Compared without division and
+        # with a relative slack of the order of the cumulative sum's rounding error (in
+        # its own dtype), so that exact ties (integer weights, or integer weights times
+        # any scale) resolve as in exact arithmetic: weights w give the edges of the
+        # sample repeated w times.
+        rtol = max(64, n) * float(xp.finfo(cum.dtype).eps)
+        targets = xp.asarray(k * total * (1 - rtol), dtype=cum.dtype, device=device)
+        idx = to_numpy(xp.searchsorted(cum * n_bins, targets, side="left"), xp)
+        idx = xp.asarray(np.minimum(idx, n - 1).astype(np.int64), device=device)
+        inner = np.asarray(to_numpy(xp.take(xs, idx), xp), dtype=np.float64)
     edges = np.concatenate(([0.0], inner, [1.0]))
     np.clip(edges, 0.0, 1.0, out=edges)  # inner edges of values 1 + tolerance are 1
     return edges
@@ -236,37 +256,45 @@ def _is_uniform(edges):
 # --------------------------------------------------------------------------------------
 
 
-def bin_index_unclipped(x, edges, *, uniform):
+def _context(x, xp=None):
+    """``(xp, device, widest float)`` of the array ``x``."""
+    if xp is None:
+        xp, device = namespace_and_device(x)
+    else:
+        device = "cpu" if isinstance(x, np.ndarray) else x.device
+    return xp, device, max_float_dtype(xp, device)
+
+
+def bin_index_unclipped(x, edges, *, uniform, xp=None):
     """Bin index under the right-closed rule, in ``[0, n_bins]``, C-ordered.
 
     Index ``n_bins`` is returned only for values above ``edges[-1]`` (a 2-D probability
     within the rounding tolerance above 1): the accumulating kernels give those an extra
     slot and fold it into the last bin, which costs nothing, instead of clipping every
-    index.  ``x`` may have any memory layout; the result is a fresh C-contiguous array.
+    index.  ``x`` is an array of any namespace (``xp``, default: its own) and memory
+    layout; the result is a fresh C-ordered int64 array of that namespace, on the
+    device of ``x``.  The values are compared with the host float64 ``edges`` in the
+    widest float of the device.
     """
+    xp, device, top = _context(x, xp)
     n_bins = edges.shape[0] - 1
     if n_bins == 1:
-        b = np.zeros(x.shape, dtype=np.intp)
-        if x.size and x.max() > edges[-1]:
-            b[x > edges[-1]] = 1
-        return b
+        return xp.astype(x > float(edges[-1]), xp.int64)
+    upper = xp.asarray(edges[1:], dtype=top, device=device)
     if not uniform:
-        return np.searchsorted(edges[1:], x, side="left").astype(np.intp, copy=False)
+        return xp.searchsorted(upper, xp.astype(x, top, copy=False), side="left")
     # t = x * n_bins; away from integers, floor(t) is the exact bin.  Within a few ulps
     # of an integer (x on or next to an edge, including 0 and 1) the rounding of the
     # product (and of the linspace edges) can move a value across an edge, so those few
-    # values are placed by an exact binary search against the float64 edges.
-    t = np.multiply(x, n_bins, dtype=np.float64, order="C")
-    b = t.astype(np.intp)
-    r = np.rint(t)
-    np.subtract(t, r, out=r)
-    np.abs(r, out=r)
-    near = r < 4 * n_bins * np.finfo(np.float64).eps
-    if near.any():
-        idx = np.flatnonzero(near)  # C-order flat indices, as b's
-        xv = np.ravel(x, order="C")[idx]
-        bv = np.searchsorted(edges[1:], xv, side="left")
-        np.put(b, idx, bv)
+    # values are placed by an exact binary search against the edges.
+    t = scaled(x, n_bins, top, xp)
+    b = xp.astype(t, xp.int64)
+    r = xp.round(t)
+    r -= t
+    near = xp.abs(r) < 4 * n_bins * float(xp.finfo(top).eps)
+    if bool(xp.any(near)):
+        xv = xp.astype(x[near], top, copy=False)
+        b = masked_assign(b, near, xp.searchsorted(upper, xv, side="left"), xp)
     return b
 
 
@@ -278,18 +306,19 @@ def assign_bins(x, edges):
 
     Parameters
     ----------
-    x : ndarray (any shape and memory layout), float32 or float64
-        Validated probabilities.
+    x : array (any shape and memory layout), float32 or float64
+        Validated probabilities (numpy, or an array of another namespace).
     edges : ndarray of shape (n_bins + 1,)
         Non-decreasing edges from 0 to 1.
 
     Returns
     -------
-    ndarray of intp
-        Same shape as ``x``, values in ``[0, n_bins - 1]``.
+    array of int64
+        Same shape and namespace as ``x``, values in ``[0, n_bins - 1]``.
     """
-    b = bin_index_unclipped(x, edges, uniform=_is_uniform(edges))
-    return np.minimum(b, edges.shape[0] - 2, out=b)
+    xp = namespace_and_device(x)[0]
+    b = bin_index_unclipped(x, edges, uniform=_is_uniform(edges), xp=xp)
+    return xp.clip(b, 0, edges.shape[0] - 2)
 
 
 # --------------------------------------------------------------------------------------
@@ -418,170 +447,189 @@ def _weight_sq(stats):
 
 
 # --------------------------------------------------------------------------------------
-# accumulation: pure kernels on chunks of validated values
+# accumulation: kernels on validated arrays of any namespace
 # --------------------------------------------------------------------------------------
 
-#: rows of the sums returned by the chunk kernels
+#: rows of the sums returned by the kernels
 COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ = range(4)
 
 
-def _pair_sums(b, conf, outcome, weight, size, threshold):
-    """Per-bin sums of one chunk of (probability, 0/1 outcome, weight) triples.
+def _pair_sums(b, conf, outcome, weight, size, threshold, xp, device, groups=None, n_groups=1):
+    """Per-(group,) bin sums of (probability, 0/1 outcome, weight) triples.
 
     ``b`` is the bin index of each probability in ``[0, size - 1]`` (a fresh array, which
-    is modified).  Returns an array of shape (4, size): per bin the weight (count), the
-    weighted sums of the probabilities and of the outcomes, and the sum of the squared
-    weights (the count without weights).  With the ``n_bins + 1`` slots of
-    :func:`bin_index_unclipped`, the extra last slot holds the values above ``edges[-1]``
-    and :func:`_fold` moves it into the last bin.  Probabilities ``<= threshold`` are
-    left out.
+    may be modified); ``groups`` None or the group code of each triple in
+    ``[0, n_groups)``.  Returns an array of ``xp`` of shape (4, n_groups, size), in the
+    widest float of the device: per bin the weight (count), the weighted sums of the
+    probabilities and of the outcomes, and the sum of the squared weights (the count
+    without weights).  With the ``n_bins + 1`` slots of :func:`bin_index_unclipped`, the
+    extra last slot holds the values above ``edges[-1]`` and :func:`_fold` moves it into
+    the last bin.  Probabilities ``<= threshold`` are left out (compared in the widest
+    float, so that a float32 probability is compared with the threshold itself).
     """
+    top = max_float_dtype(xp, device)
+    x = xp.astype(conf, top, copy=False)
     if threshold > 0:
-        b[~(conf > threshold)] = size  # a slot past the end, dropped below
-    cell = b << 1  # (bin, outcome) cell: one bincount gives counts and outcome sums
-    np.add(cell, outcome, out=cell, casting="unsafe")  # outcome of any integer dtype
-    per_cell = np.bincount(cell, weights=weight, minlength=2 * size + 2)
-    out = np.empty((4, size))
-    out[SUM_TRUE] = per_cell[1 : 2 * size : 2]
-    np.add(per_cell[0 : 2 * size : 2], out[SUM_TRUE], out=out[COUNT])
-    weighted_conf = conf if weight is None else conf * weight
-    out[SUM_PROBA] = np.bincount(b, weights=weighted_conf, minlength=size + 1)[:size]
-    if weight is None:
-        out[SUM_WEIGHT_SQ] = out[COUNT]
-    else:
-        out[SUM_WEIGHT_SQ] = np.bincount(b, weights=weight * weight, minlength=size + 1)[:size]
-    return out
+        b = masked_fill(b, ~(x > threshold), size, xp)  # a slot past the end, dropped
+    slots = size + 1
+    if groups is not None:
+        b = b + xp.astype(groups, b.dtype) * slots
+    n_cells = n_groups * slots
+    # one bincount over the (cell, outcome) pairs gives the counts and the outcome sums
+    pair = b * 2
+    pair += xp.astype(outcome, pair.dtype)
+    w = None if weight is None else xp.astype(weight, top, copy=False)
+    per_pair = xp.reshape(weighted_bincount(pair, w, 2 * n_cells, xp, device), (n_cells, 2))
+    sum_true = per_pair[:, 1]
+    count = per_pair[:, 0] + sum_true
+    sum_proba = weighted_bincount(b, x if w is None else x * w, n_cells, xp, device)
+    sq = count if w is None else weighted_bincount(b, w * w, n_cells, xp, device)
+    out = xp.stack([count, xp.astype(sum_proba, count.dtype), sum_true, sq])
+    return xp.reshape(out, (4, n_groups, slots))[:, :, :size]
 
 
-def _classwise_sums(P, y, weight, edges, uniform, threshold):
-    """Per-class, per-bin sums of one chunk of rows, all classes sharing ``edges``.
+def _classwise_sums(P, y, weight, edges, uniform, threshold, xp, device):
+    """Per-class, per-bin sums of validated rows, all classes sharing ``edges``.
 
-    One bincount over the combined (class, bin) index of the chunk gives the counts and
-    the probability sums of every class; the outcome sums need only the cell of each
-    row's true class.  Returns an array of shape (4, n_classes, n_bins + 1), laid out as
-    :func:`_pair_sums` for each class.
+    One bincount over the combined (class, bin) index gives the counts and the
+    probability sums of every class; the outcome sums need only the cell of each row's
+    true class.  Returns an array of ``xp`` of shape (4, n_classes, n_bins + 1), laid
+    out as :func:`_pair_sums` for each class.
     """
+    top = max_float_dtype(xp, device)
     m, k = P.shape
     stride = edges.shape[0]  # n_bins + 1 slots per class
     size = k * stride
-    cell = bin_index_unclipped(P, edges, uniform=uniform)
-    cell += np.arange(0, size, stride, dtype=np.intp)
+    cell = bin_index_unclipped(P, edges, uniform=uniform, xp=xp)
+    cell += xp.reshape(xp.arange(0, size, stride, dtype=cell.dtype, device=device), (1, k))
     if threshold > 0:
-        cell[~(P > threshold)] = size  # a slot past the end, dropped below
-    true_cell = cell[np.arange(m), y]
-    flat_cell = cell.ravel()
-    flat_P = np.ravel(P, order="C")  # the order of flat_cell: a copy only if P is not C
-    out = np.empty((4, size))
-    if weight is None:
-        out[COUNT] = np.bincount(flat_cell, minlength=size + 1)[:size]
-        out[SUM_PROBA] = np.bincount(flat_cell, weights=flat_P, minlength=size + 1)[:size]
-        out[SUM_TRUE] = np.bincount(true_cell, minlength=size + 1)[:size]
-        out[SUM_WEIGHT_SQ] = out[COUNT]
+        cell = masked_fill(cell, ~(xp.astype(P, top, copy=False) > threshold), size, xp)
+    true_cell = take_along_rows(cell, y, xp)
+    flat_cell = xp.reshape(cell, (-1,))
+    flat_P = xp.astype(xp.reshape(P, (-1,)), top, copy=False)  # the order of flat_cell
+    w = None if weight is None else xp.astype(weight, top, copy=False)
+    if w is None:
+        count = weighted_bincount(flat_cell, None, size + 1, xp, device)
+        sum_proba = weighted_bincount(flat_cell, flat_P, size + 1, xp, device)
+        sum_true = weighted_bincount(true_cell, None, size + 1, xp, device)
+        sq = count
     else:
-        flat_w = np.broadcast_to(weight[:, None], P.shape).ravel()
-        out[COUNT] = np.bincount(flat_cell, weights=flat_w, minlength=size + 1)[:size]
-        weighted_P = (P * weight[:, None]).ravel()
-        out[SUM_PROBA] = np.bincount(flat_cell, weights=weighted_P, minlength=size + 1)[:size]
-        out[SUM_TRUE] = np.bincount(true_cell, weights=weight, minlength=size + 1)[:size]
-        out[SUM_WEIGHT_SQ] = np.bincount(flat_cell, weights=flat_w * flat_w, minlength=size + 1)[
-            :size
-        ]
-    return out.reshape(4, k, stride)
+        flat_w = xp.reshape(xp.broadcast_to(w[:, None], (m, k)), (-1,))
+        count = weighted_bincount(flat_cell, flat_w, size + 1, xp, device)
+        sum_proba = weighted_bincount(flat_cell, flat_P * flat_w, size + 1, xp, device)
+        sum_true = weighted_bincount(true_cell, w, size + 1, xp, device)
+        sq = weighted_bincount(flat_cell, flat_w * flat_w, size + 1, xp, device)
+    out = xp.stack([count, xp.astype(sum_proba, count.dtype), sum_true, sq])[:, :size]
+    return xp.reshape(out, (4, k, stride))
 
 
 def _fold(sums):
-    """Fold the extra slot (values above 1 within tolerance) into the last bin."""
+    """Fold the extra slot (values above 1 within tolerance) into the last bin: a host
+    float64 array of shape (..., n_bins) from the (..., n_bins + 1) slots."""
+    sums = np.array(sums, dtype=np.float64)
     sums[..., -2] += sums[..., -1]
     return sums[..., :-1]
 
 
-def accumulate_pairs(conf, outcome, sample_weight, edges, threshold=0.0, *, bin_index=None):
-    """Per-bin sums of validated (probability, 0/1 outcome) pairs, chunk by chunk.
+def _to_host(sums, xp):
+    return np.asarray(to_numpy(sums, xp), dtype=np.float64)
 
-    Returns an array of shape (4, n_bins): count, sum of probabilities, sum of outcomes
-    and sum of squared weights per bin (rows :data:`COUNT`, :data:`SUM_PROBA`,
-    :data:`SUM_TRUE`, :data:`SUM_WEIGHT_SQ`).  ``bin_index(x)`` computes the bins of a
-    chunk as :func:`bin_index_unclipped` does for ``edges`` (a faster exact rule for a
-    grid of known shape); by default :func:`bin_index_unclipped` itself.
+
+def accumulate_pairs(
+    conf,
+    outcome,
+    sample_weight,
+    edges,
+    threshold=0.0,
+    *,
+    bin_index=None,
+    groups=None,
+    n_groups=1,
+):
+    """Per-bin sums of validated (probability, 0/1 outcome) pairs.
+
+    Parameters
+    ----------
+    conf, outcome, sample_weight : arrays of shape (n,) of one namespace
+        The probabilities, their 0/1 (or bool) outcomes and weights (or None).
+    edges : ndarray of shape (n_bins + 1,)
+        Host float64 edges.
+    threshold : float, default=0.0
+        Only probabilities above it are binned.
+    bin_index : callable, default=None
+        ``bin_index(x)`` computes the bins of a chunk as :func:`bin_index_unclipped`
+        does for ``edges`` (a faster exact rule for a grid of known shape); by default
+        :func:`bin_index_unclipped` itself.
+    groups : array of int of shape (n,), default=None
+        Group code of each pair in ``[0, n_groups)``: the sums of every group in one
+        bincount over the combined (group, bin, outcome) index.
+    n_groups : int, default=1
+
+    Returns
+    -------
+    ndarray of shape (4, n_bins), or (4, n_groups, n_bins) with ``groups``
+        Host float64 count, sum of probabilities, sum of outcomes and sum of squared
+        weights per bin (rows :data:`COUNT`, :data:`SUM_PROBA`, :data:`SUM_TRUE`,
+        :data:`SUM_WEIGHT_SQ`).  numpy reads the pairs in long cache-sized chunks.
     """
+    xp, device, _ = _context(conf)
     if bin_index is None:
         uniform = _is_uniform(edges)
 
         def bin_index(x):
-            return bin_index_unclipped(x, edges, uniform=uniform)
+            return bin_index_unclipped(x, edges, uniform=uniform, xp=xp)
 
     size = edges.shape[0]  # n_bins + 1 slots
-    sums = np.zeros((4, size))
-    for start, stop in iter_row_chunks(conf.shape[0], 8):
+    sums = None
+    for start, stop in row_ranges(conf.shape[0], 8, xp):
         c = conf[start:stop]
-        weight = None if sample_weight is None else sample_weight[start:stop]
-        sums += _pair_sums(bin_index(c), c, outcome[start:stop], weight, size, threshold)
-    return _fold(sums)
+        part = _pair_sums(
+            bin_index(c),
+            c,
+            outcome[start:stop],
+            None if sample_weight is None else sample_weight[start:stop],
+            size,
+            threshold,
+            xp,
+            device,
+            None if groups is None else groups[start:stop],
+            n_groups,
+        )
+        sums = part if sums is None else sums + part
+    if sums is None:
+        sums = np.zeros((4, n_groups, size))
+    sums = _fold(_to_host(sums, xp))
+    return sums[:, 0, :] if groups is None else sums
 
 
-def _as_2col(p, pos_index):
+def _as_2col(p, pos_index, xp=None):
     """(n, 2) matrix in class order from a 1-D positive-class vector."""
-    out = np.empty((p.shape[0], 2), dtype=p.dtype)
-    out[:, pos_index] = p
-    out[:, 1 - pos_index] = 1 - p
-    return out
+    xp = namespace_and_device(p)[0] if xp is None else xp
+    cols = [1 - p, p] if pos_index == 1 else [p, 1 - p]
+    return xp.stack(cols, axis=1)
 
 
-def _top_label_chunk(P, y, pos_index, conf, outcome):
-    """Confidence (largest probability) and correctness of the predicted class of a
-    chunk of rows, written to ``conf`` and ``outcome``; the first largest column is the
-    prediction, as ``argmax``."""
-    if P.ndim == 1:  # binary, positive-class probability; column order = class order
-        neg = 1 - P
-        pred_pos = P > neg if pos_index == 1 else P >= neg
-        np.copyto(conf, np.where(pred_pos, P, neg))
-        np.equal(y == pos_index, pred_pos, out=outcome)
-        return
-    pred = P.argmax(axis=1)
-    conf[:] = P[_row_index(P.shape[0]), pred]
-    np.equal(pred, y, out=outcome)
-
-
-def _row_index(m):
-    """``np.arange(m)`` (read-only, cached: one per chunk size)."""
-    rows = _ROWS.get(m)
-    if rows is None:
-        if len(_ROWS) > 16:
-            _ROWS.clear()
-        rows = _ROWS[m] = np.arange(m)
-        rows.flags.writeable = False
-    return rows
-
-
-_ROWS: dict = {}
-
-
-def probability_outcome(data, multiclass, rows=None):
-    """(probability, outcome) pairs of binary or top-label calibration.
+def probability_outcome(data, multiclass):
+    """(probability, outcome) pairs of binary or top-label calibration of validated data.
 
     ``multiclass`` is "binary" (the positive-class probability against the positive
     class) or "top_label" (the largest probability against whether its class is the
-    true one).  ``rows`` are the chunks of ``data.proba`` to read
-    (:func:`~skcalib._core._validation.checked_rows` when the values are not checked
-    yet); by default the plain chunks of validated data.
+    true one; the first largest column is the prediction, as ``argmax``).  Arrays of
+    the namespace of ``data``.
     """
-    P = data.proba
-    if rows is None:
-        rows = row_chunks(P)
+    xp, _ = data.namespace
+    P, y, pos = data.proba, data.y, data.pos_index
     if multiclass == "binary":
-        for _ in rows:  # reads (and so checks) every chunk
-            pass
-        conf = P if data.binary_1d else P[:, data.pos_index]
-        if data.pos_index == 1 and data.y.dtype.kind in "biu":
-            return conf, data.y  # indices are 0/1 and 1 is the positive class: no copy
-        return conf, data.y == data.pos_index
-    conf = np.empty(data.n_samples, dtype=P.dtype)
-    outcome = np.empty(data.n_samples, dtype=bool)
-    for start, stop, chunk in rows:
-        _top_label_chunk(
-            chunk, data.y[start:stop], data.pos_index, conf[start:stop], outcome[start:stop]
-        )
-    return conf, outcome
+        conf = P if data.binary_1d else P[:, pos]
+        if pos == 1 and xp.isdtype(y.dtype, "integral"):
+            return conf, y  # indices are 0/1 and 1 is the positive class: no copy
+        return conf, y == pos
+    if P.ndim == 1:  # binary, positive-class probability; column order = class order
+        neg = 1 - P
+        pred_pos = P > neg if pos == 1 else P >= neg
+        return xp.where(pred_pos, P, neg), (y == pos) == pred_pos
+    pred = xp.argmax(P, axis=1)
+    return take_along_rows(P, pred, xp), pred == y
 
 
 def resolve_multiclass(multiclass, data):
@@ -597,70 +645,100 @@ def resolve_multiclass(multiclass, data):
     )
 
 
-def _kept(values, weight, threshold):
-    """The values (and weights) kept by the threshold, whose quantiles are the edges."""
+def _kept(values, weight, threshold, xp):
+    """The values (and weights) kept by the threshold, whose quantiles are the edges
+    (compared in the widest float: a float32 value is compared with the threshold
+    itself)."""
     if threshold <= 0:
         return values, weight
-    keep = values > threshold
+    top = max_float_dtype(xp, "cpu" if isinstance(values, np.ndarray) else values.device)
+    keep = xp.astype(values, top, copy=False) > threshold
     return values[keep], None if weight is None else weight[keep]
 
 
-def bin_stats(
-    data: ClassificationInput,
-    rows=None,
-    *,
-    multiclass="auto",
-    n_bins=15,
-    strategy="uniform",
-    bins=None,
-    threshold=0.0,
-):
-    """:class:`BinStats` of validated input: the kernel behind every binned metric.
-
-    ``rows`` are the chunks of ``data.proba`` to read: by default the plain chunks of
-    data whose values are checked; :func:`stats_of_input` passes
-    :func:`~skcalib._core._validation.checked_rows`, which checks each chunk as it is
-    read.  Options are validated by the public callers (``bins`` already checked by
-    :func:`check_bin_edges`).  The rows are read once: binary calibration with fixed
-    edges bins each chunk as it is read; top-label calibration first reduces the rows to
-    their (confidence, correctness) pairs, class-wise calibration with shared edges sums
-    each chunk's (class, bin) cells.
-    """
+def _bin_plan(data, multiclass, n_bins, strategy, bins):
+    """``(mode, edges)``: the resolved ``multiclass`` and the fixed edges (None for
+    equal-mass edges, which are quantiles of what is binned)."""
     mode = resolve_multiclass(multiclass, data)
-    if rows is None:
-        rows = row_chunks(data.proba)
-    if data.xp is not None:
-        return _bin_stats_xp(data, rows, mode, n_bins, strategy, bins, threshold)
-    sw = data.sample_weight
-    # a float64 scalar, so that float32 probabilities are compared with the threshold
-    # itself (a Python float would be rounded to float32 first: NEP 50)
-    threshold = np.float64(threshold)
-    total_weight = float(data.n_samples if sw is None else sw.sum())
     if bins is not None:
-        edges = bins
-    elif strategy == "uniform":
-        edges = _uniform_edges(n_bins)
-    else:
-        edges = None  # equal-mass: the quantiles of what is binned
-    if mode == "classwise":
-        sums, all_edges = _classwise_stats(data, rows, edges, n_bins, threshold)
-    elif mode == "binary" and edges is not None:
-        # one pass: each chunk of the positive-class probability is binned in cache
-        uniform = _is_uniform(edges)
-        sums = np.zeros((4, edges.shape[0]))
-        for start, stop, chunk in rows:
-            conf, outcome = _binary_chunk(data, chunk, start, stop)
-            weight = None if sw is None else sw[start:stop]
-            b = bin_index_unclipped(conf, edges, uniform=uniform)
-            sums += _pair_sums(b, conf, outcome, weight, edges.shape[0], threshold)
-        sums = _fold(sums)[:, None, :]
-        all_edges = edges[None, :]
-    else:
-        # top-label: the (confidence, correctness) pairs first (one pass over the
-        # rows), then the bins of those n values, in long chunks
-        conf, outcome = probability_outcome(data, mode, rows)
+        return mode, bins
+    return mode, _uniform_edges(n_bins) if strategy == "uniform" else None
+
+
+def _by_chunk(mode, edges):
+    """Whether the rows are reduced chunk by chunk (:func:`_chunk_kernel`): always for
+    top-label calibration (to pairs), with fixed edges for the others (to bin sums)."""
+    return mode == "top_label" or edges is not None
+
+
+def _chunk_kernel(part, mode, edges, threshold):
+    """The reduction of one chunk of validated rows (:func:`_by_chunk`): the
+    (confidence, correctness) pairs of top-label calibration, else the unfolded bin
+    sums (4, n_groups, n_bins + 1) of binary or class-wise calibration with fixed
+    ``edges``, arrays of the namespace of ``part``."""
+    if mode == "top_label":
+        return probability_outcome(part, mode)
+    xp, device = part.namespace
+    if mode == "binary":
+        conf, outcome = probability_outcome(part, mode)
+        b = bin_index_unclipped(conf, edges, uniform=_is_uniform(edges), xp=xp)
+        size = edges.shape[0]
+        return _pair_sums(b, conf, outcome, part.sample_weight, size, threshold, xp, device)
+    P = part.proba
+    if P.ndim == 1:
+        P = _as_2col(P, part.pos_index, xp)
+    return _classwise_sums(
+        P, part.y, part.sample_weight, edges, _is_uniform(edges), threshold, xp, device
+    )
+
+
+def bin_stats(data, *, multiclass="auto", n_bins=15, strategy="uniform", bins=None, threshold=0.0):
+    """:class:`BinStats` of validated input (values checked): the kernel behind every
+    binned metric.
+
+    Options are validated by the public callers (``bins`` already checked by
+    :func:`check_bin_edges`).  The rows are read once, in cache-sized chunks for numpy:
+    binary calibration with fixed edges bins each chunk, class-wise calibration with
+    shared edges sums each chunk's (class, bin) cells, top-label calibration reduces
+    the rows to their (confidence, correctness) pairs first.  Array-API input is
+    computed in its namespace, on its device; the small sums travel to the host.
+    """
+    mode, edges = _bin_plan(data, multiclass, n_bins, strategy, bins)
+    parts = None
+    if _by_chunk(mode, edges):
+        parts = [_chunk_kernel(part, mode, edges, threshold) for _, part in input_chunks(data)]
+    return _stats_of_parts(data, mode, edges, n_bins, threshold, parts)
+
+
+def _stats_of_parts(data, mode, edges, n_bins, threshold, parts):
+    """:class:`BinStats` from the per-chunk results of :func:`_chunk_kernel` (``parts``;
+    None when the rows are not read by chunk)."""
+    xp, device = data.namespace
+    sw = data.sample_weight
+    if mode == "top_label":
+        conf = xp.concat([c for c, _ in parts]) if len(parts) > 1 else parts[0][0]
+        outcome = xp.concat([o for _, o in parts]) if len(parts) > 1 else parts[0][1]
+        parts = None
+    elif mode == "binary" and parts is None:
+        conf, outcome = probability_outcome(data, mode)
+    if parts is not None:  # fixed-edge sums of each chunk
+        sums = parts[0]
+        for p in parts[1:]:
+            sums = sums + p
+        sums = _fold(_to_host(sums, xp))
+        all_edges = np.broadcast_to(edges, (sums.shape[1], edges.shape[0]))
+    elif mode == "classwise":  # equal-mass edges of each class
+        P = data.proba if not data.binary_1d else _as_2col(data.proba, data.pos_index, xp)
+        per_class, all_edges = [], []
+        for j in range(P.shape[1]):
+            col = P[:, j]
+            values, weight = _kept(col, sw, threshold, xp)
+            all_edges.append(quantile_edges(values, n_bins, weight))
+            per_class.append(accumulate_pairs(col, data.y == j, sw, all_edges[-1], threshold))
+        sums, all_edges = np.stack(per_class, axis=1), np.stack(all_edges)
+    else:  # pairs: top-label, or binary with equal-mass edges
         if edges is None:
-            values, weight = _kept(conf, sw, threshold)
+            values, weight = _kept(conf, sw, threshold, xp)
             edges = quantile_edges(values, n_bins, weight)
         sums = accumulate_pairs(conf, outcome, sw, edges, threshold)[:, None, :]
         all_edges = edges[None, :]
@@ -669,168 +747,11 @@ def bin_stats(
         sum_proba=sums[SUM_PROBA],
         sum_true=sums[SUM_TRUE],
         bin_edges=np.array(all_edges, dtype=np.float64),
-        total_weight=total_weight,
+        total_weight=float(
+            data.n_samples if sw is None else xp.sum(xp.astype(sw, max_float_dtype(xp, device)))
+        ),
         sum_weight_sq=None if sw is None else sums[SUM_WEIGHT_SQ],
     )
-
-
-def _binary_chunk(data, chunk, start, stop):
-    """Positive-class probabilities and outcomes of one chunk of rows."""
-    y = data.y[start:stop]
-    conf = chunk if data.binary_1d else chunk[:, data.pos_index]
-    if data.pos_index == 1 and y.dtype.kind in "biu":
-        return conf, y  # indices are 0/1 and 1 is the positive class: no copy
-    return conf, y == data.pos_index
-
-
-def _classwise_stats(data, rows, edges, n_bins, threshold):
-    """Sums (4, n_classes, n_bins) and edges (n_classes, n_bins + 1) of every class."""
-    sw = data.sample_weight
-    y = data.y.astype(np.intp, copy=False)
-    if edges is not None:  # shared edges: one pass over the rows
-        uniform = _is_uniform(edges)
-        k = data.n_classes
-        sums = np.zeros((4, k, edges.shape[0]))
-        for start, stop, chunk in rows:
-            if chunk.ndim == 1:
-                chunk = _as_2col(chunk, data.pos_index)
-            weight = None if sw is None else sw[start:stop]
-            sums += _classwise_sums(chunk, y[start:stop], weight, edges, uniform, threshold)
-        return _fold(sums), np.broadcast_to(edges, (k, edges.shape[0]))
-    for _ in rows:  # equal-mass edges per class: check every chunk first
-        pass
-    P = data.proba if not data.binary_1d else _as_2col(data.proba, data.pos_index)
-    parts, all_edges = [], []
-    for j in range(P.shape[1]):
-        col = np.ascontiguousarray(P[:, j])
-        values, weight = _kept(col, sw, threshold)
-        all_edges.append(quantile_edges(values, n_bins, weight))
-        parts.append(accumulate_pairs(col, y == j, sw, all_edges[-1], threshold))
-    return np.stack(parts, axis=1), np.stack(all_edges)
-
-
-# --------------------------------------------------------------------------------------
-# array API input: the same sums, computed in the input's namespace and on its device
-# --------------------------------------------------------------------------------------
-
-
-def _bin_stats_xp(data, rows, mode, n_bins, strategy, bins, threshold):
-    """:func:`bin_stats` of array-API input (``data.xp`` not None).
-
-    The O(n) work runs in the namespace, on the device: the bin index by
-    ``searchsorted`` against the edges (the right-closed rule, exact: the probabilities
-    and the edges are compared in the widest float of the device), the per-bin sums by
-    :func:`~skcalib._core._array_api.weighted_bincount` over the same combined (bin,
-    outcome) and (class, bin) cells as the numpy kernels.  Equal-mass edges are order
-    statistics taken on the device (only the ``n_bins + 1`` edges travel).  The
-    resulting ``(4, n_groups, n_bins)`` sums are moved to the host: a :class:`BinStats`
-    is a small numpy object, mergeable with the statistics of any other source.
-    """
-    xp, device, sw = data.xp, data.device, data.sample_weight
-    for _ in rows:  # reads (and so checks) the array
-        pass
-    P = data.proba
-    dtype = max_float_dtype(xp, device)
-    if mode == "binary":
-        conf = P if data.binary_1d else P[:, data.pos_index]
-        groups = [(conf, data.y == data.pos_index)]
-    elif mode == "top_label":
-        P2 = _as_2col_xp(P, data.pos_index, xp) if P.ndim == 1 else P
-        pred = xp.argmax(P2, axis=1)
-        conf = xp.max(P2, axis=1)
-        groups = [(conf, xp.astype(pred, data.y.dtype) == data.y)]
-    else:
-        P2 = _as_2col_xp(P, data.pos_index, xp) if P.ndim == 1 else P
-        groups = [(P2[:, j], data.y == j) for j in range(P2.shape[1])]
-    sums, all_edges = [], []
-    for conf, outcome in groups:
-        if bins is not None:
-            edges = bins
-        elif strategy == "uniform":
-            edges = _uniform_edges(n_bins)
-        else:
-            edges = _quantile_edges_xp(conf, n_bins, sw, threshold, xp)
-        all_edges.append(edges)
-        sums.append(_pair_sums_xp(conf, outcome, sw, edges, threshold, xp, device, dtype))
-    sums = np.stack(sums, axis=1)
-    return BinStats(
-        count=sums[COUNT],
-        sum_proba=sums[SUM_PROBA],
-        sum_true=sums[SUM_TRUE],
-        bin_edges=np.array(np.stack(all_edges), dtype=np.float64),
-        total_weight=float(data.n_samples if sw is None else xp.sum(sw)),
-        sum_weight_sq=None if sw is None else sums[SUM_WEIGHT_SQ],
-    )
-
-
-def _as_2col_xp(p, pos_index, xp):
-    """:func:`_as_2col` in the namespace ``xp``."""
-    cols = [1 - p, p] if pos_index == 1 else [p, 1 - p]
-    return xp.stack(cols, axis=1)
-
-
-def _pair_sums_xp(conf, outcome, weight, edges, threshold, xp, device, dtype):
-    """Per-bin sums (4, n_bins) of (probability, outcome, weight) triples of ``xp``, as a
-    host float64 array: :func:`_pair_sums` and :func:`_fold` in the namespace."""
-    n_bins = edges.shape[0] - 1
-    x = xp.astype(conf, dtype)
-    inner = xp.asarray(edges[1:-1], dtype=dtype, device=device)
-    b = xp.searchsorted(inner, x, side="left")  # right-closed: e_m < p <= e_m+1
-    if threshold > 0:
-        b = xp.where(x > threshold, b, xp.full_like(b, n_bins))  # a dropped slot
-    cell = b * 2 + xp.astype(outcome, b.dtype)
-    w = None if weight is None else xp.astype(weight, dtype)
-    per_cell = weighted_bincount(cell, w, 2 * n_bins + 2, xp, device)
-    wp = x if w is None else x * w
-    sum_proba = weighted_bincount(b, wp, n_bins + 1, xp, device)
-    out = np.empty((4, n_bins))
-    cells = to_numpy(per_cell, xp).astype(np.float64)
-    out[SUM_TRUE] = cells[1 : 2 * n_bins : 2]
-    out[COUNT] = cells[0 : 2 * n_bins : 2] + out[SUM_TRUE]
-    out[SUM_PROBA] = to_numpy(sum_proba, xp)[:n_bins]
-    if w is None:
-        out[SUM_WEIGHT_SQ] = out[COUNT]
-    else:
-        out[SUM_WEIGHT_SQ] = to_numpy(weighted_bincount(b, w * w, n_bins + 1, xp, device), xp)[
-            :n_bins
-        ]
-    return out
-
-
-def _quantile_edges_xp(values, n_bins, weight, threshold, xp):
-    """:func:`quantile_edges` of the values of ``xp`` kept by ``threshold``: the same
-    inverted-CDF order statistics, selected on the device (``sort``, and for weights
-    ``cumulative_sum`` and ``searchsorted``); only the edges travel to the host."""
-    keep = values > threshold if threshold > 0 else None
-    if weight is not None:
-        positive = weight > 0
-        keep = positive if keep is None else keep & positive
-    if keep is not None:
-        values = values[keep]
-        weight = None if weight is None else weight[keep]
-    n = values.shape[0]
-    if n == 0:
-        return _uniform_edges(n_bins)
-    if n_bins == 1:
-        return _uniform_edges(1)
-    k = np.arange(1, n_bins)
-    order = xp.argsort(values, stable=True)
-    xs = xp.take(values, order)
-    if weight is None:
-        kth = -((-k * n) // n_bins) - 1
-    else:
-        w = xp.take(weight, order)
-        w = w / xp.max(w)
-        cum = xp.cumulative_sum(w)
-        total = float(cum[-1])
-        rtol = max(64, n) * float(xp.finfo(cum.dtype).eps)
-        targets = xp.asarray(k * total * (1 - rtol), dtype=cum.dtype, device=cum.device)
-        kth = to_numpy(xp.searchsorted(cum * n_bins, targets, side="left"), xp)
-        kth = np.minimum(kth, n - 1)
-    idx = xp.asarray(kth.astype(np.int64), device=xs.device)
-    inner = to_numpy(xp.take(xs, idx), xp).astype(np.float64)
-    edges = np.concatenate(([0.0], inner, [1.0]))
-    return np.clip(edges, 0.0, 1.0)
 
 
 @validate_params(
@@ -940,9 +861,10 @@ def stats_of_input(
     """Validate raw data and bin it: the one entry point of the public binned functions
     (whose options are already validated by their ``validate_params``).
 
-    The labels, shapes and weights are checked first; the probability values are checked
-    chunk by chunk as the binning pass reads them (:func:`checked_rows`), so that the
-    data is read from memory once.
+    The labels, shapes and weights are checked first.  Where the rows are reduced chunk
+    by chunk (:func:`_by_chunk`) the probability values are checked chunk by chunk,
+    each chunk just before its reduction, so that the data is read from memory once;
+    otherwise the whole array is checked first.
     """
     edges = None if bins is None else check_bin_edges(bins)
     n_bins = check_n_bins(n_bins)
@@ -954,13 +876,21 @@ def stats_of_input(
         pos_label=pos_label,
         array_api=True,
     )
-    rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
-    return bin_stats(
-        data,
-        rows,
-        multiclass=multiclass,
-        n_bins=n_bins,
-        strategy=strategy,
-        bins=edges,
-        threshold=threshold,
-    )
+    mode, edges = _bin_plan(data, multiclass, n_bins, strategy, edges)
+    xp = data.namespace[0]
+    name, tolerance = data.proba_name, data.tolerance
+    parts = None
+    if _by_chunk(mode, edges):
+        parts = []
+        for start, part in input_chunks(data):
+            check_proba_chunk(part.proba, start, name=name, tolerance=tolerance, xp=xp)
+            parts.append(_chunk_kernel(part, mode, edges, threshold))
+    else:
+        check_proba_values(data.proba, name=name, tolerance=tolerance)
+    return _stats_of_parts(data, mode, edges, n_bins, threshold, parts)
+
+
+def _pair_sums_xp(conf, outcome, weight, edges, threshold, xp, device, dtype):
+    """:func:`accumulate_pairs` (former name and signature, for the modules that still
+    import it): host float64 sums (4, n_bins)."""
+    return accumulate_pairs(conf, outcome, weight, edges, threshold)

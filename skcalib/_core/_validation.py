@@ -11,20 +11,21 @@ Performance notes
 * Probabilities are never copied when they already are a float32/float64 numpy array
   (C or F ordered); other dtypes are converted once.
 * Value checks read the probabilities in cache-sized chunks of rows
-  (:func:`checked_rows`).  For a 2-D array the per-row sum (a BLAS matrix-vector
+  (:func:`check_proba_chunk`).  For a 2-D array the per-row sum (a BLAS matrix-vector
   product) both checks that rows sum to one and rules out NaN and inf in that row (a row
   with a NaN or inf cannot have a finite sum close to 1), and a chunk minimum checks the
   lower bound.
-* Each probability is checked once.  :func:`check_classification_input` checks
-  everything, values included, in its own pass.  The few hot metrics that read the
-  whole probability matrix anyway (the binned calibration errors, the Brier score, the
-  log-likelihood) instead call :func:`check_classification_labels` (everything but the
-  probability values) and then read ``y_proba`` through :func:`checked_rows`, which
-  checks each chunk before it yields it: the chunk is read from memory once, checked and
-  used while it is in cache.
-* Under ``sklearn.config_context(assume_finite=True)`` the value checks of the
-  probabilities are skipped (shapes, labels and weights are still checked): the user
-  asserts the probabilities are valid, as sklearn's option asserts finiteness.
+* Validation happens once, at the public boundary; kernels take validated arrays.
+  :func:`check_classification_input` checks everything, values included, in its own
+  pass.  The few hot metrics that read the whole probability matrix anyway (the binned
+  calibration errors, the Brier score, the log-likelihood) instead call
+  :func:`check_classification_labels` (everything but the probability values) and then
+  loop over :func:`input_chunks` themselves: each chunk is checked
+  (:func:`check_proba_chunk`) and then given to the kernel while it is in cache, and the
+  per-chunk results are merged, so that the data is read from memory once.
+* ``sklearn.config_context(assume_finite=True)`` does not skip the probability checks:
+  as for scikit-learn's ``log_loss``, the range and row-sum checks are always made (they
+  also reject NaN and infinity, so they need no separate finiteness scan).
 
 Array API inputs
 ----------------
@@ -32,7 +33,7 @@ With ``sklearn.set_config(array_api_dispatch=True)`` and ``y_proba`` an array of
 namespace (a PyTorch, CuPy or JAX array, ``array_api_strict``;
 :func:`skcalib._core._array_api.get_namespace_and_device`), the probabilities are never
 converted to numpy: :attr:`ClassificationInput.xp` and ``device`` say where they are,
-the values are checked with the namespace's own reductions (:func:`checked_rows` yields
+the values are checked with the namespace's own reductions (:func:`input_chunks` yields
 the whole array as one chunk: one reduction per check on a device), integers and bools
 become the widest float of the device (float32 where it has no float64).  ``y_true``
 may be an integer (or bool) array of the same namespace and device, whose classes are
@@ -65,12 +66,16 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn import get_config
 
 from ._array_api import (
+    _numpy_namespace,
     float_dtype,
     get_namespace_and_device,
     has_fast_bincount,
+    is_numpy_namespace,
+    namespace_and_device,
+    row_ranges,
+    row_sums,
     to_numpy,
     weighted_bincount,
 )
@@ -84,7 +89,7 @@ __all__ = [
     "check_proba_values",
     "check_sample_shape",
     "check_sample_weight",
-    "checked_rows",
+    "input_chunks",
     "iter_row_chunks",
     "row_chunks",
     "row_sum_tolerance",
@@ -209,6 +214,27 @@ class ClassificationInput:
     def is_binary(self):
         return self.n_classes == 2 or self.binary_1d
 
+    @property
+    def namespace(self):
+        """``(xp, device)`` of the arrays: ``xp`` and ``device``, or numpy's array API
+        namespace and ``"cpu"`` for numpy input (kernels are written once against it)."""
+        if self.xp is None:
+            return _numpy_namespace(), "cpu"
+        return self.xp, self.device
+
+    def rows(self, start, stop):
+        """The input restricted to the rows ``start:stop`` (views of the arrays)."""
+        if start == 0 and stop >= self.n_samples:
+            return self
+        part = object.__new__(ClassificationInput)
+        fields = part.__dict__
+        fields.update(self.__dict__)
+        fields["y"] = self.y[start:stop]
+        fields["proba"] = self.proba[start:stop, ...]
+        if self.sample_weight is not None:
+            fields["sample_weight"] = self.sample_weight[start:stop]
+        return part
+
 
 # --------------------------------------------------------------------------------------
 # helpers
@@ -278,28 +304,59 @@ def _small_int_dtype(n_classes):
     return np.intp
 
 
-def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
+def _index_dtype(n_classes, xp):
+    """dtype of encoded labels: the smallest unsigned integer holding the class indices
+    for numpy (less memory to read), int64 (the index dtype of every namespace) else."""
+    if is_numpy_namespace(xp):
+        return _small_int_dtype(n_classes)
+    return xp.int64
+
+
+def _is_host(x):
+    """Whether ``x`` is host data (numpy, pandas, lists, scalars), not an array of
+    another namespace."""
+    return get_namespace_and_device(x)[0] is None
+
+
+def check_sample_weight(
+    sample_weight, n_samples, name="sample_weight", *, xp=None, device=None, dtype=None
+):
     """Validate ``sample_weight``: 1-D, length ``n_samples``, finite, >= 0, positive sum.
 
-    Returns None for None, else a float64 array (a copy only if the input is not float64).
+    Returns None for None.  Host weights (numbers, lists, numpy, pandas) are checked as
+    float64 numpy arrays (a copy only if the input is not float64); for array-API input
+    (``xp`` not numpy) they are then moved to ``device`` in ``dtype``.  Weights that
+    already are an array of ``xp`` are checked there, with the same reductions: only a
+    failed check reads values on the host, to name the first bad one.
     """
     if sample_weight is None:
         return None
-    if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
-        sw = np.full(n_samples, float(sample_weight))
+    to_device = xp is not None and not is_numpy_namespace(xp)
+    host = not to_device or _is_host(sample_weight)
+    if host:
+        if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
+            sw = np.full(n_samples, float(sample_weight))
+        else:
+            sw = np.asarray(_as_float(_to_numpy(sample_weight, name), name), dtype=np.float64)
+        sxp = _numpy_namespace()
     else:
-        sw = np.asarray(_as_float(_to_numpy(sample_weight, name), name), dtype=np.float64)
+        sxp = xp
+        sw = _detached(sample_weight)
+        if not sxp.isdtype(sw.dtype, ("real floating", "integral", "bool")):
+            raise ValueError(f"{name} must contain real numbers, got dtype {sw.dtype}")
+        sw = sxp.astype(sw, dtype if dtype is not None else float_dtype(sw, sxp, device))
     if sw.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {sw.shape}")
+        raise ValueError(f"{name} must be 1-D, got shape {tuple(sw.shape)}")
     if sw.shape[0] != n_samples:
         raise ValueError(f"{name} has {sw.shape[0]} elements but y_true has {n_samples} samples")
-    if not np.isfinite(sw).all():
+    if not bool(sxp.all(sxp.isfinite(sw))):
         raise ValueError(f"{name} contains NaN or infinity")
-    if (sw < 0).any():
-        i = int(np.flatnonzero(sw < 0)[0])
-        raise ValueError(f"{name} must be non-negative; {name}[{i}] = {sw[i]!r}")
+    negative = sw < 0
+    if bool(sxp.any(negative)):
+        i = _first_true(negative, sxp)
+        raise ValueError(f"{name} must be non-negative; {name}[{i}] = {_host_item(sw, i, sxp)!r}")
     with np.errstate(over="ignore"):
-        total = sw.sum()
+        total = float(sxp.sum(sw))
     if not total > 0:
         raise ValueError(f"{name} sums to zero: at least one sample needs a positive weight")
     if not total <= MAX_TOTAL_WEIGHT:
@@ -309,72 +366,114 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
             "weights"
         )
     tiny = (sw > 0) & (sw < MIN_WEIGHT)
-    if tiny.any():
-        i = int(np.flatnonzero(tiny)[0])
+    if bool(sxp.any(tiny)):
+        i = _first_true(tiny, sxp)
         raise ValueError(
             f"{name} contains a positive value below {MIN_WEIGHT:.0e} ({name}[{i}] = "
-            f"{sw[i]!r}) whose square underflows; use 0 to remove a sample, or rescale the "
-            "weights"
+            f"{_host_item(sw, i, sxp)!r}) whose square underflows; use 0 to remove a sample, "
+            "or rescale the weights"
         )
+    if host and to_device:
+        return xp.asarray(sw, dtype=dtype, device=device)
     return sw
 
 
-def _check_y_true(y_true, name="y_true"):
-    y = _to_numpy(y_true, name)
+def _first_true(mask, xp):
+    """Index of the first True of a 1-D boolean array (read on the host)."""
+    return int(np.flatnonzero(to_numpy(mask, xp))[0])
+
+
+def _host_item(x, i, xp):
+    """``x[i]`` as a numpy scalar (for messages)."""
+    return to_numpy(x[i : i + 1], xp)[0]
+
+
+def _check_y_true(y_true, name="y_true", xp=None):
+    """Labels as a 1-D array: host labels of any kind scikit-learn accepts (numpy), or,
+    for array-API input (``xp`` not numpy), an integer, bool or floating array of
+    ``xp``, which stays there."""
+    host = xp is None or is_numpy_namespace(xp) or _is_host(y_true)
+    if host:
+        y = _to_numpy(y_true, name)
+        yxp = _numpy_namespace()
+    else:
+        y = _detached(y_true)
+        yxp = xp
     if y.ndim == 2 and y.shape[1] == 1:
-        y = y.ravel()
+        y = y[:, 0]
     if y.ndim != 1:
         raise ValueError(
-            f"{name} must be a 1-D array of class labels, got an array of shape {y.shape}"
+            f"{name} must be a 1-D array of class labels, got an array of shape {tuple(y.shape)}"
         )
     if y.shape[0] == 0:
         raise ValueError(f"{name} is empty: need at least one sample")
-    if y.dtype.kind == "f":
-        if not np.isfinite(y).all():
-            raise ValueError(f"{name} contains NaN or infinity")
-    elif y.dtype.kind == "O":
+    kind = y.dtype.kind if host else None
+    if kind == "O":
         # pandas missing values
         for v in y[: min(len(y), 1_000_000)]:
             if v is None or (isinstance(v, float) and not np.isfinite(v)):
                 raise ValueError(f"{name} contains missing values (None or NaN)")
-    elif y.dtype.kind not in "biuUS":
+    elif kind in ("U", "S"):
+        pass
+    elif yxp.isdtype(y.dtype, "real floating"):
+        if not bool(yxp.all(yxp.isfinite(y))):
+            raise ValueError(f"{name} contains NaN or infinity")
+    elif not yxp.isdtype(y.dtype, ("integral", "bool")):
         raise ValueError(f"{name} has an unsupported dtype {y.dtype}")
     return y
 
 
-def _int_min_max(y):
-    """(min, max) of an integer/bool array as Python ints, reading it once in chunks."""
-    if y.dtype.kind == "b":
-        y = y.view(np.uint8)
+def _is_int_labels(y, xp):
+    """Whether ``y`` holds integers or bools (of numpy or of ``xp``)."""
+    if isinstance(y, np.ndarray):
+        return y.dtype.kind in "biu"
+    return xp.isdtype(y.dtype, ("integral", "bool"))
+
+
+def _int_min_max(y, xp=None):
+    """(min, max) of an integer/bool array as Python ints: numpy reads it once in
+    cache-sized chunks, another namespace with two reductions."""
+    xp = _numpy_namespace() if xp is None else xp
+    if isinstance(y, np.ndarray):
+        if y.dtype.kind == "b":
+            y = y.view(np.uint8)
+    elif y.dtype == xp.bool:
+        y = xp.astype(y, xp.int64)
     mn = mx = None
-    step = max(1, CHUNK_BYTES // y.itemsize)
-    for start in range(0, y.shape[0], step):
-        c = y[start : start + step]
-        cmn, cmx = int(c.min()), int(c.max())
+    for start, stop in row_ranges(y.shape[0], getattr(y, "itemsize", 8), xp):
+        c = y[start:stop]
+        cmn, cmx = int(xp.min(c)), int(xp.max(c))
         mn = cmn if mn is None else min(mn, cmn)
         mx = cmx if mx is None else max(mx, cmx)
     return mn, mx
 
 
-def _unique_labels(y, min_max=None):
-    """Sorted unique labels of y, fast for small-range integers."""
-    if y.dtype.kind == "b":
-        mn, mx = min_max or _int_min_max(y)
+def _unique_labels(y, min_max=None, xp=None, device=None):
+    """Sorted unique labels of ``y`` as a host array: from a bincount of the offsets for
+    integers of a small range (no sort; numpy reads ``y`` in chunks), else a sort."""
+    xp = _numpy_namespace() if xp is None else xp
+    host = isinstance(y, np.ndarray)
+    is_bool = y.dtype.kind == "b" if host else y.dtype == xp.bool
+    if is_bool:
+        mn, mx = min_max or _int_min_max(y, xp)
         return np.array([False, True]) if mn != mx else np.array([bool(mn)])
-    if y.dtype.kind in "iu":
-        mn, mx = min_max or _int_min_max(y)
+    if _is_int_labels(y, xp) and has_fast_bincount(xp):
+        mn, mx = min_max or _int_min_max(y, xp)
         span = mx - mn
+        out_dtype = y.dtype if host else np.int64
         if span <= 1:
-            return np.array([mn] if span == 0 else [mn, mx], dtype=y.dtype)
-        if span < 1 << 16:
-            # chunked bincount of y - min: O(chunk) extra memory, not O(n)
-            present = np.zeros(span + 1, dtype=np.intp)
-            step = max(1, CHUNK_BYTES // 8)
-            for start in range(0, y.shape[0], step):
-                # offsets in y's own dtype: exact for every integer dtype (uint64 too)
-                c = (y[start : start + step] - y.dtype.type(mn)).astype(np.intp)
-                present += np.bincount(c, minlength=span + 1)
-            return np.flatnonzero(present).astype(y.dtype) + y.dtype.type(mn)
+            return np.array([mn] if span == 0 else [mn, mx], dtype=out_dtype)
+        if span < LUT_RANGE and mx < 2**63:
+            # offsets in y's own dtype: exact for every integer dtype (uint64 too)
+            present = np.zeros(span + 1)
+            for start, stop in row_ranges(y.shape[0], 8, xp):
+                c = xp.astype(y[start:stop] - mn, xp.int64)
+                present += to_numpy(weighted_bincount(c, None, span + 1, xp, device), xp)
+            if host:
+                return np.flatnonzero(present).astype(y.dtype) + y.dtype.type(mn)
+            return np.flatnonzero(present) + mn
+    if not host:
+        return to_numpy(xp.unique_values(y), xp)
     try:
         return np.unique(y)
     except TypeError as exc:
@@ -395,32 +494,43 @@ def _label_lut(cls, mn, mx):
     return lut
 
 
-def _encode(y, classes, labels_given, min_max=None, name="y_true"):
-    """Index of each element of y in ``classes``; ValueError naming missing labels.
+def _encode(y, classes, labels_given, min_max=None, name="y_true", xp=None, device=None):
+    """Index of each element of ``y`` in the host array ``classes``; ValueError naming
+    missing labels.
 
-    When the classes are ``0..k-1`` in order and y is an integer array, y already is the
-    index array and is returned without a copy (it is never written to).
+    ``y`` is a host array or an array of ``xp`` on ``device`` (the result is then there,
+    int64).  For integer labels: when the classes are ``0..k-1`` in order, ``y`` already
+    is the index array and is returned without a copy (numpy; never written to); for a
+    small range, a lookup table.  Otherwise a binary search in the sorted classes.
     """
+    xp = _numpy_namespace() if xp is None else xp
+    host = isinstance(y, np.ndarray)
     n_classes = len(classes)
-    out_dtype = _small_int_dtype(n_classes)
-    if y.dtype.kind in "biu" and classes.dtype.kind in "biu":
-        yi = y.view(np.uint8) if y.dtype.kind == "b" else y
+    out_dtype = _index_dtype(n_classes, xp)
+    if _is_int_labels(y, xp) and classes.dtype.kind in "biu":
+        if host:
+            yi = y.view(np.uint8) if y.dtype.kind == "b" else y
+        else:
+            yi = xp.astype(y, xp.int64) if y.dtype == xp.bool else y
         cls = classes.view(np.uint8) if classes.dtype.kind == "b" else classes
-        mn, mx = min_max or _int_min_max(yi)
+        mn, mx = min_max or _int_min_max(yi, xp)
         if mn >= 0 and mx < n_classes and np.array_equal(cls, np.arange(n_classes)):
-            return yi
-        if mx - mn < LUT_RANGE:
+            return yi if host else xp.astype(yi, xp.int64)
+        if mx - mn < LUT_RANGE and (host or mx < 2**63):
             # offsets from the minimum label, computed in each array's own dtype so that
             # every integer dtype (uint64 labels >= 2**63 included) is exact
-            lut = _label_lut(cls, mn, mx)
-            if mn == 0 and yi.dtype.itemsize <= 2 and yi.dtype.kind == "u":
-                idx = lut[yi]
-            else:
-                idx = lut[(yi - yi.dtype.type(mn)).astype(np.intp)]
-            if (idx < 0).any():
-                _raise_missing(y, idx < 0, classes, labels_given, name)
-            return idx.astype(out_dtype)
-    # general path: search in the sorted classes
+            lut = xp.asarray(_label_lut(cls, mn, mx), device=device)
+            small = host and mn == 0 and yi.dtype.itemsize <= 2 and yi.dtype.kind == "u"
+            idx = xp.take(lut, yi if small else xp.astype(yi - mn, xp.int64))
+            bad = idx < 0
+            if bool(xp.any(bad)):
+                missing = to_numpy(y[bad], xp)
+                everywhere = np.ones(missing.shape, dtype=bool)
+                _raise_missing(missing, everywhere, classes, labels_given, name)
+            return xp.astype(idx, out_dtype)
+    if not host:
+        return _encode_sorted(y, classes, labels_given, name, xp, device)
+    # host labels of any kind: search in the sorted classes
     try:
         sorter = np.argsort(classes, kind="stable")
         sorted_cls = classes[sorter]
@@ -434,6 +544,28 @@ def _encode(y, classes, labels_given, min_max=None, name="y_true"):
     if not np.all(ok):
         _raise_missing(y, ~np.asarray(ok, dtype=bool), classes, labels_given, name)
     return sorter[pos_c].astype(out_dtype)
+
+
+def _encode_sorted(y, classes, labels_given, name, xp, device):
+    """:func:`_encode` of numeric labels of another namespace: ``searchsorted`` in the
+    sorted classes, on the device."""
+    if classes.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} holds numbers but the classes are {list(classes.tolist())[:10]!r}"
+        )
+    sorter = np.argsort(classes, kind="stable")
+    if y.dtype == xp.bool:
+        y = xp.astype(y, xp.int64)
+    floating = xp.isdtype(y.dtype, "real floating")
+    host_dtype = np.float64 if floating else np.int64
+    sorted_cls = xp.asarray(classes[sorter].astype(host_dtype), dtype=y.dtype, device=device)
+    pos = xp.searchsorted(sorted_cls, y)
+    pos = xp.clip(pos, 0, len(classes) - 1)
+    ok = xp.take(sorted_cls, pos) == y
+    if not bool(xp.all(ok)):
+        missing = to_numpy(xp.unique_values(y[~ok]), xp)
+        _raise_missing(missing, np.ones(missing.shape, dtype=bool), classes, labels_given, name)
+    return xp.take(xp.asarray(sorter.astype(np.int64), device=device), pos)
 
 
 def _raise_missing(y, mask, classes, labels_given, name="y_true"):
@@ -459,16 +591,43 @@ def _check_labels(labels):
     return classes
 
 
-def _check_proba_array(y_proba, name="y_proba"):
-    """``y_proba`` as a 1-D or 2-D float32/float64 array, and the dtype it was given in."""
-    P = _to_numpy(y_proba, name)
-    given = P.dtype
-    P = _as_float(P, name)
+def _detached(x):
+    """``x.detach()`` for a tensor that requires grad, else ``x``."""
+    if getattr(x, "requires_grad", False) and callable(getattr(x, "detach", None)):
+        return x.detach()
+    return x
+
+
+def _check_proba_array(y_proba, name="y_proba", xp=None, device=None):
+    """``y_proba`` as a 1-D or 2-D float32/float64 array, and the (numpy) dtype it was
+    given in (for :func:`row_sum_tolerance`).
+
+    Host input (lists, pandas, numpy; ``xp`` None or numpy) becomes numpy by the rules
+    of :func:`_as_float`; an array of another namespace ``xp`` stays there, in its
+    computing dtype (:func:`~skcalib._core._array_api.float_dtype`; a tensor that
+    requires grad is detached: a metric reads values).
+    """
+    if xp is None or is_numpy_namespace(xp):
+        P = _to_numpy(y_proba, name)
+        given = P.dtype
+        P = _as_float(P, name)
+    else:
+        P = _detached(y_proba)
+        if xp.isdtype(P.dtype, "real floating"):
+            given = np.float16 if P.dtype == getattr(xp, "float16", None) else np.float64
+        elif xp.isdtype(P.dtype, ("integral", "bool")):
+            given = np.float64
+        else:
+            raise ValueError(f"{name} must contain real numbers, got dtype {P.dtype}")
+        if P.ndim in (1, 2):
+            dtype = float_dtype(P, xp, device)
+            if P.dtype != dtype:
+                P = xp.astype(P, dtype)
     if P.ndim == 0:
         raise ValueError(f"{name} must be 1-D or 2-D, got a scalar")
     if P.ndim > 2:
         raise ValueError(
-            f"{name} must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {P.shape}"
+            f"{name} must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {tuple(P.shape)}"
         )
     if P.ndim == 2 and P.shape[1] == 1:
         P = P[:, 0]
@@ -504,235 +663,71 @@ def _fmt_index(idx, start):
     return ", ".join(str(i) for i in idx)
 
 
-# --------------------------------------------------------------------------------------
-# array API inputs (module docstring): checks with the namespace's own functions
-# --------------------------------------------------------------------------------------
-
-
-def _detached(x):
-    """``x.detach()`` for a tensor that requires grad, else ``x``."""
-    if getattr(x, "requires_grad", False) and callable(getattr(x, "detach", None)):
-        return x.detach()
-    return x
-
-
-def _check_proba_array_xp(P, name, xp, device):
-    """:func:`_check_proba_array` for an array of the namespace ``xp``: the array in its
-    computing dtype (:func:`~skcalib._core._array_api.float_dtype`) and the numpy dtype
-    it was given in (for :func:`row_sum_tolerance`).  A tensor that requires grad is
-    detached (a metric reads values)."""
-    P = _detached(P)
-    if xp.isdtype(P.dtype, "real floating"):
-        given = np.float16 if P.dtype == getattr(xp, "float16", None) else np.float64
-    elif xp.isdtype(P.dtype, ("integral", "bool")):
-        given = np.float64
-    else:
-        raise ValueError(f"{name} must contain real numbers, got dtype {P.dtype}")
-    if P.ndim == 0:
-        raise ValueError(f"{name} must be 1-D or 2-D, got a scalar")
-    if P.ndim > 2:
-        raise ValueError(
-            f"{name} must be 1-D (binary) or 2-D (n_samples, n_classes), got shape {tuple(P.shape)}"
-        )
-    dtype = float_dtype(P, xp, device)
-    if P.dtype != dtype:
-        P = xp.astype(P, dtype)
-    if P.ndim == 2 and P.shape[1] == 1:
-        P = P[:, 0]
-    if P.ndim == 2 and P.shape[1] == 0:
-        raise ValueError(f"{name} has 0 columns")
-    return P, given
-
-
-def _check_y_true_xp(y, name, xp):
-    """:func:`_check_y_true` for labels in the namespace ``xp``: integers, bools, or
-    floats with finite values."""
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1:
-        raise ValueError(
-            f"{name} must be a 1-D array of class labels, got an array of shape {tuple(y.shape)}"
-        )
-    if y.shape[0] == 0:
-        raise ValueError(f"{name} is empty: need at least one sample")
-    if xp.isdtype(y.dtype, "real floating"):
-        if not bool(xp.all(xp.isfinite(y))):
-            raise ValueError(f"{name} contains NaN or infinity")
-    elif not xp.isdtype(y.dtype, ("integral", "bool")):
-        raise ValueError(f"{name} has an unsupported dtype {y.dtype}")
-    return y
-
-
-def _int_range_xp(y, xp):
-    """(min, max) of integer or bool labels of ``xp`` as Python ints (two reductions),
-    None for floating labels or a range that int64 offsets cannot hold."""
-    if xp.isdtype(y.dtype, "real floating"):
-        return None
-    yi = xp.astype(y, xp.int64) if y.dtype == xp.bool else y
-    mn, mx = int(xp.min(yi)), int(xp.max(yi))
-    return (mn, mx) if mx < 2**63 else None
-
-
-def _unique_labels_xp(y, int_range, xp, device):
-    """The sorted classes of ``y`` (an array of ``xp``) as a host array: from a
-    bincount of the offsets for a small integer range where the namespace has a
-    scatter-add (no sort of the data), else ``unique_values``."""
-    if int_range is None or int_range[1] - int_range[0] >= LUT_RANGE or not has_fast_bincount(xp):
-        return to_numpy(xp.unique_values(y), xp)
-    mn, mx = int_range
-    if mx - mn <= 1:  # the minimum and the maximum are the only values
-        classes = np.arange(mn, mx + 1)
-        return classes.astype(bool) if y.dtype == xp.bool else classes
-    offset = xp.astype(y, xp.int64) - mn
-    counts = to_numpy(weighted_bincount(offset, None, mx - mn + 1, xp, device), xp)
-    classes = np.flatnonzero(counts > 0) + mn
-    return classes.astype(bool) if y.dtype == xp.bool else classes
-
-
-def _encode_xp(y, classes, labels_given, xp, device, name="y_true", int_range=None):
-    """:func:`_encode` on the device: the index (int64) of each label of ``y`` (an
-    array of ``xp``) in the host array ``classes``: ``y`` itself for the classes
-    ``0..k-1``, a lookup table for integers of a small range (``int_range``, from
-    :func:`_int_range_xp`), else ``searchsorted`` in the sorted classes."""
-    if int_range is not None and classes.dtype.kind in "biu":
-        mn, mx = int_range
-        k = len(classes)
-        cls = classes.view(np.uint8) if classes.dtype.kind == "b" else classes
-        yi = xp.astype(y, xp.int64)
-        if mn >= 0 and mx < k and np.array_equal(cls, np.arange(k)):
-            return yi
-        if mx - mn < LUT_RANGE:
-            lut = xp.asarray(_label_lut(cls, mn, mx), device=device)
-            idx = xp.take(lut, yi - mn)
-            bad = idx < 0
-            if bool(xp.any(bad)):
-                missing = to_numpy(xp.unique_values(y[bad]), xp)
-                _raise_missing(
-                    missing, np.ones(missing.shape, dtype=bool), classes, labels_given, name
-                )
-            return idx
-    if classes.dtype.kind not in "biuf":
-        raise ValueError(
-            f"{name} holds numbers but the classes are {list(classes.tolist())[:10]!r}"
-        )
-    sorter = np.argsort(classes, kind="stable")
-    if y.dtype == xp.bool:
-        y = xp.astype(y, xp.int64)
-    floating = xp.isdtype(y.dtype, "real floating")
-    host_dtype = np.float64 if floating else np.int64
-    sorted_cls = xp.asarray(classes[sorter].astype(host_dtype), dtype=y.dtype, device=device)
-    pos = xp.searchsorted(sorted_cls, y)
-    pos = xp.clip(pos, 0, len(classes) - 1)
-    ok = xp.take(sorted_cls, pos) == y
-    if not bool(xp.all(ok)):
-        missing = to_numpy(xp.unique_values(y[~ok]), xp)
-        _raise_missing(missing, np.ones(missing.shape, dtype=bool), classes, labels_given, name)
-    return xp.take(xp.asarray(sorter.astype(np.int64), device=device), pos)
-
-
-def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype, name="sample_weight"):
-    """:func:`check_sample_weight` for array-API input: an array of ``xp`` is checked
-    with the namespace's reductions; anything else is checked on the host and moved to
-    ``device``.  In the computing ``dtype`` of the probabilities."""
-    if sample_weight is None:
-        return None
-    if get_namespace_and_device(sample_weight)[0] is None:
-        sw = check_sample_weight(sample_weight, n_samples, name)
-        return xp.asarray(sw, dtype=dtype, device=device)
-    sw = _detached(sample_weight)
-    if not xp.isdtype(sw.dtype, ("real floating", "integral", "bool")):
-        raise ValueError(f"{name} must contain real numbers, got dtype {sw.dtype}")
-    sw = xp.astype(sw, dtype)
-    if sw.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {tuple(sw.shape)}")
-    if sw.shape[0] != n_samples:
-        raise ValueError(f"{name} has {sw.shape[0]} elements but y_true has {n_samples} samples")
-    if not bool(xp.all(xp.isfinite(sw))):
-        raise ValueError(f"{name} contains NaN or infinity")
-    if bool(xp.any(sw < 0)):
-        raise ValueError(f"{name} must be non-negative; it has a value {float(xp.min(sw))!r}")
-    total = float(xp.sum(sw))
-    if not total > 0:
-        raise ValueError(f"{name} sums to zero: at least one sample needs a positive weight")
-    if not total <= MAX_TOTAL_WEIGHT:
-        raise ValueError(
-            f"{name} is too large: it sums to {total:.3g} (at most {MAX_TOTAL_WEIGHT:.0e} "
-            "is supported); rescale the weights"
-        )
-    if bool(xp.any((sw > 0) & (sw < MIN_WEIGHT))):
-        raise ValueError(
-            f"{name} contains a positive value below {MIN_WEIGHT:.0e} whose square "
-            "underflows; use 0 to remove a sample, or rescale the weights"
-        )
-    return sw
-
-
-def _check_proba_xp(P, *, name, tolerance):
-    """:func:`check_proba_chunk` of a whole array of another namespace: the checks are
-    reductions of the namespace (a few scalars travel to the host); only a failed check
-    reads the values on the host, to name the first bad entry."""
-    xp, _ = get_namespace_and_device(P)
-    if P.ndim == 1:
-        ok = bool(xp.min(P) >= 0) and bool(xp.max(P) <= 1)  # False for NaN
-    else:
-        sums = xp.sum(P, axis=1)
-        ok = (
-            bool(xp.min(P) >= 0)
-            and bool(xp.min(sums) >= 1 - tolerance)
-            and bool(xp.max(sums) <= 1 + tolerance)
-        )
-    if not ok:
-        check_proba_chunk(to_numpy(P, xp), 0, name=name, tolerance=tolerance)
-
-
-def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERANCE):
+def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERANCE, xp=None):
     """Check a chunk of probabilities; raise ValueError naming the first bad entry.
 
     Parameters
     ----------
-    chunk : ndarray, 1-D or 2-D
-        Rows ``start:start + len(chunk)`` of the probability array.
+    chunk : array, 1-D or 2-D
+        Rows ``start:start + len(chunk)`` of the probability array: numpy, or an array
+        of the namespace ``xp`` (checked with its reductions, on its device).
     start : int
         Offset of the chunk, used in messages.
     name : str, default="y_proba"
         Name of the array in messages.
     tolerance : float, default=PROBA_TOLERANCE
         Tolerance of the row sums (:func:`row_sum_tolerance`).
+    xp : namespace, default=None
+        The namespace of ``chunk`` (default: found from ``chunk``).
 
     Notes
     -----
     A 1-D chunk must lie in ``[0, 1]``.  A 2-D chunk must be ``>= 0`` with rows summing
     to 1 within ``tolerance``, which also bounds every entry by ``1 + tolerance``.  NaN
-    and infinity fail both checks.
+    and infinity fail both checks, so these checks need no separate finiteness scan and
+    are made whatever ``assume_finite`` says.  Only a failed check reads values on the
+    host (a copy of the chunk), to name the first bad entry.
     """
-    if chunk.size == 0:
+    if chunk.shape[0] == 0 or (chunk.ndim == 2 and chunk.shape[1] == 0):
         return
+    if xp is None:
+        xp = namespace_and_device(chunk)[0]
     if chunk.ndim == 1:
-        lo, hi = chunk.min(), chunk.max()
-        if lo >= 0 and hi <= 1:  # False for NaN
+        if bool(xp.min(chunk) >= 0) and bool(xp.max(chunk) <= 1):  # False for NaN
             return
-        raise ValueError(_format_value_error(chunk, start, name=name))
+        raise ValueError(_format_value_error(to_numpy(chunk, xp), start, name=name))
     with np.errstate(all="ignore"):  # NaN/inf rows: reported below, never raised here
-        # einsum: as fast as a BLAS product on a chunk of any width, and single-threaded
-        # (no BLAS threads competing with the caller's), unlike the matmul ufunc
-        row_sums = np.einsum("ij->i", chunk)
-    if chunk.min() >= 0 and row_sums.min() >= 1 - tolerance and row_sums.max() <= 1 + tolerance:
+        # numpy: a single-threaded einsum, as fast as a BLAS product on a chunk of any
+        # width (no BLAS threads competing with the caller's)
+        sums = row_sums(chunk, xp)
+    if (
+        bool(xp.min(chunk) >= 0)
+        and bool(xp.min(sums) >= 1 - tolerance)
+        and bool(xp.max(sums) <= 1 + tolerance)
+    ):
         return  # every comparison is False for NaN
+    chunk, row_sums_ = to_numpy(chunk, xp), to_numpy(sums, xp)
     msg = _format_value_error(chunk, start, upper=1 + tolerance, name=name)
     if msg is None:
         with np.errstate(all="ignore"):
-            dev = np.abs(row_sums - 1)
+            dev = np.abs(row_sums_ - 1)
         i = int(np.flatnonzero(~(dev <= tolerance))[0])
         msg = (
             f"{name} rows must sum to 1 (tolerance {tolerance:.2e}); "
-            f"row {start + i} sums to {float(row_sums[i])!r}. "
+            f"row {start + i} sums to {float(row_sums_[i])!r}. "
             "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
         )
     raise ValueError(msg)
 
 
+def _row_bytes(P):
+    """Bytes of one row of ``P`` (numpy; 8 per value for other arrays)."""
+    return getattr(P, "itemsize", 8) * (P.shape[1] if P.ndim == 2 else 1)
+
+
 def row_chunks(P):
-    """Yield ``(start, stop, chunk)``: consecutive cache-sized chunks of rows of ``P``.
+    """Yield ``(start, stop, chunk)``: consecutive cache-sized chunks of rows of ``P``
+    (one chunk, the whole array, for an array of another namespace).
 
     Examples
     --------
@@ -740,64 +735,38 @@ def row_chunks(P):
     >>> [(start, stop, chunk.shape) for start, stop, chunk in row_chunks(P)]
     [(0, 2, (2, 2))]
     """
-    if not isinstance(P, np.ndarray):  # an array API array: one chunk (module docstring)
-        yield 0, P.shape[0], P
-        return
-    row_bytes = P.itemsize * (P.shape[1] if P.ndim == 2 else 1)
-    for start, stop in iter_row_chunks(P.shape[0], row_bytes):
-        yield start, stop, P[start:stop]
+    xp = namespace_and_device(P)[0]
+    for start, stop in row_ranges(P.shape[0], _row_bytes(P), xp):
+        yield start, stop, P[start:stop, ...]
 
 
-def checked_rows(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
-    """:func:`row_chunks` of a probability array, each checked before it is yielded.
+def input_chunks(data):
+    """Yield ``(start, part)``: :meth:`ClassificationInput.rows` of consecutive
+    cache-sized chunks of rows (one chunk for array-API input).
 
-    The one place where probability values are checked: a metric that reads the whole
-    array reads it through this generator and uses each chunk while it is in cache.
-    Under ``sklearn.config_context(assume_finite=True)`` the chunks are yielded
-    unchecked.
+    For the public functions that read the whole of ``y_proba`` once: each chunk is
+    checked (:func:`check_proba_chunk`), then given to the kernel while it is in cache,
+    and the per-chunk results are merged.
+    """
+    xp = data.namespace[0]
+    for start, stop in row_ranges(data.n_samples, _row_bytes(data.proba), xp):
+        yield start, data.rows(start, stop)
 
-    Parameters
-    ----------
-    P : ndarray of shape (n_samples,) or (n_samples, n_classes)
-        Probabilities (float32 or float64).
-    name : str, default="y_proba"
-        Name of the array in error messages.
-    tolerance : float, default=PROBA_TOLERANCE
-        Tolerance of the row sums (:func:`row_sum_tolerance`).
 
-    Yields
-    ------
-    start, stop : int
-        The rows of the chunk.
-    chunk : ndarray
-        ``P[start:stop]``, a view.
+def check_proba_values(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
+    """Check a whole probability array (numpy: one chunked pass, no copy; another
+    namespace: a few reductions on its device); see :func:`check_proba_chunk`.
 
     Examples
     --------
-    >>> P = np.array([[0.2, 0.8], [0.5, 0.6]])
-    >>> for start, stop, chunk in checked_rows(P):
-    ...     pass
+    >>> check_proba_values(np.array([[0.2, 0.8], [0.5, 0.6]]))
     Traceback (most recent call last):
     ...
     ValueError: y_proba rows must sum to 1 (tolerance 3.45e-04); row 1 sums to 1.1. ...
     """
-    trusted = get_config()["assume_finite"]
-    if not isinstance(P, np.ndarray):  # an array API array (module docstring)
-        if not trusted:
-            _check_proba_xp(P, name=name, tolerance=tolerance)
-        yield 0, P.shape[0], P
-        return
-    for start, stop, chunk in row_chunks(P):
-        if not trusted:
-            check_proba_chunk(chunk, start, name=name, tolerance=tolerance)
-        yield start, stop, chunk
-
-
-def check_proba_values(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
-    """Check a whole probability array (one chunked pass, no copy); see
-    :func:`checked_rows`."""
-    for _ in checked_rows(P, name=name, tolerance=tolerance):
-        pass
+    xp = namespace_and_device(P)[0]
+    for start, stop in row_ranges(P.shape[0], _row_bytes(P), xp):
+        check_proba_chunk(P[start:stop, ...], start, name=name, tolerance=tolerance, xp=xp)
 
 
 def check_classification_input(
@@ -872,41 +841,37 @@ def check_classification_labels(
 ):
     """:func:`check_classification_input` without the check of the probability values.
 
-    For the metrics that read the whole of ``y_proba`` in one pass anyway: they read it
-    through :func:`checked_rows` (``name=data.proba_name, tolerance=data.tolerance``), so
-    that every value is checked once, in the chunk that is then used.  Anything else
-    must call :func:`check_classification_input`.
+    For the metrics that read the whole of ``y_proba`` in one pass anyway: they check
+    each chunk of :func:`input_chunks` with :func:`check_proba_chunk`
+    (``name=data.proba_name, tolerance=data.tolerance``) before giving it to their
+    kernel, so that every value is checked once, in the chunk that is then used.
+    Anything else must call :func:`check_classification_input`.
     """
     xp, device = get_namespace_and_device(y_proba)
     if xp is not None and not array_api:  # a host copy, for a numpy-only caller
+        xp = device = None
+    if xp is None:  # the numpy path: arrays of another namespace are copied to the host
         y_true, y_proba, sample_weight = (
-            a if get_namespace_and_device(a)[0] is None else to_numpy(a, xp)
+            a if _is_host(a) else to_numpy(a, get_namespace_and_device(a)[0])
             for a in (y_true, y_proba, sample_weight)
         )
-        xp = device = None
-    y_dev = None  # y_true as an array of xp on the device
-    if xp is None:
-        P, given_dtype = _check_proba_array(y_proba, proba_name)
-    else:
-        P, given_dtype = _check_proba_array_xp(y_proba, proba_name, xp, device)
-        if get_namespace_and_device(y_true)[0] is not None:
-            get_namespace_and_device(y_true, y_proba)  # scikit-learn's error if mixed
-            y_dev = _check_y_true_xp(y_true, y_name, xp)
-    y = _check_y_true(y_true, y_name) if y_dev is None else y_dev
+    elif not _is_host(y_true):
+        get_namespace_and_device(y_true, y_proba)  # scikit-learn's error if mixed
+    P, given_dtype = _check_proba_array(y_proba, proba_name, xp, device)
+    y = _check_y_true(y_true, y_name, xp)
+    # the namespace of the labels: xp for labels on the device, else numpy
+    yxp = _numpy_namespace() if isinstance(y, np.ndarray) else xp
     n = y.shape[0]
     if P.shape[0] != n:
         raise ValueError(
             f"{y_name} and {proba_name} have different numbers of samples: {n} and {P.shape[0]}"
         )
     labels_given = labels is not None
-    min_max = _int_min_max(y) if y_dev is None and y.dtype.kind in "biu" else None
-    int_range = None if y_dev is None else _int_range_xp(y_dev, xp)
+    min_max = _int_min_max(y, yxp) if _is_int_labels(y, yxp) else None
     if labels_given:
         classes = _check_labels(labels)
-    elif y_dev is None:
-        classes = _unique_labels(y, min_max)
     else:
-        classes = _unique_labels_xp(y_dev, int_range, xp, device)  # n_classes values
+        classes = _unique_labels(y, min_max, yxp, device)  # a host array of the classes
     binary_1d = P.ndim == 1
     names = (y_name, proba_name)
 
@@ -940,16 +905,10 @@ def check_classification_labels(
                 f"{proba_name} has {k} columns"
             )
 
-    if xp is None:
-        y_idx = _encode(y, classes, labels_given, min_max, y_name)
-        sw = check_sample_weight(sample_weight, n)
-    else:
-        if y_dev is None:
-            y_idx = _encode(y, classes, labels_given, min_max, y_name)
-            y_idx = xp.asarray(y_idx.astype(np.int64), device=device)
-        else:
-            y_idx = _encode_xp(y_dev, classes, labels_given, xp, device, y_name, int_range)
-        sw = _check_sample_weight_xp(sample_weight, n, xp, device, P.dtype)
+    y_idx = _encode(y, classes, labels_given, min_max, y_name, yxp, device)
+    if xp is not None and yxp is not xp:  # host labels of device probabilities
+        y_idx = xp.asarray(y_idx.astype(np.int64), device=device)
+    sw = check_sample_weight(sample_weight, n, xp=xp, device=device, dtype=P.dtype)
     return ClassificationInput(
         y=y_idx,
         proba=P,
@@ -1105,3 +1064,18 @@ def _check_positive(arr, name):
             raise ValueError(
                 f"{name} must be strictly positive; {name}[{start + i}] = {float(c[i])!r}"
             )
+
+
+# --------------------------------------------------------------------------------------
+# former names of two unified checks, for the modules that still import them
+# --------------------------------------------------------------------------------------
+
+
+def _check_proba_array_xp(P, name, xp, device):
+    """:func:`_check_proba_array` (former name)."""
+    return _check_proba_array(P, name, xp, device)
+
+
+def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype, name="sample_weight"):
+    """:func:`check_sample_weight` (former name)."""
+    return check_sample_weight(sample_weight, n_samples, name, xp=xp, device=device, dtype=dtype)

@@ -482,3 +482,35 @@ def test_integer_labels_on_the_device_are_encoded_as_on_numpy(dispatch, case_id,
                 case.asarray(P[:, :-1] / P[:, :-1].sum(1, keepdims=True)),
                 labels=values[:-1],
             )
+
+
+@pytest.mark.parametrize(
+    "case_id",
+    [c for c in CASE_IDS if c.endswith("float32") and "no_float64" not in c],
+)
+def test_weighted_equal_mass_edges_of_float32_input_equal_float64_numpy(dispatch, case_id):
+    """The cumulative weights of equal-mass edges are summed in float64 where the
+    device has it: float32 input gets the edges (and the RMSCE) of numpy's float64
+    computation on the same values, not edges pulled down by float32 rounding."""
+    from skcalib._core._binning import quantile_edges
+
+    case = Case(case_id)
+    rng = np.random.default_rng(7)
+    n = 200_000
+    p = case.rounded(rng.random(n))
+    y = (rng.random(n) < p).astype(np.int64)
+    w = case.rounded(rng.random(n) + 0.5)
+    p64, w64 = p.astype(np.float64), w.astype(np.float64)
+    expected = quantile_edges(p64, 15, w64)
+    got = quantile_edges(case.asarray(p), 15, case.asarray(w))
+    np.testing.assert_array_equal(got, expected)
+    rms = M.root_mean_squared_calibration_error(y, p64, sample_weight=w64)
+    got_rms = M.root_mean_squared_calibration_error(
+        case.asarray(y), case.asarray(p), sample_weight=case.asarray(w)
+    )
+    assert got_rms == pytest.approx(rms, rel=1e-9)
+    stats = M.compute_bin_stats(y, p64, strategy="quantile", sample_weight=w64)
+    got_stats = M.compute_bin_stats(
+        case.asarray(y), case.asarray(p), strategy="quantile", sample_weight=case.asarray(w)
+    )
+    np.testing.assert_array_equal(got_stats.bin_edges, stats.bin_edges)

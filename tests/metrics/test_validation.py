@@ -228,16 +228,34 @@ def test_row_sum_tolerance_is_float32_precision_for_any_dtype():
                 negative_log_likelihood(y4, bad.astype(dtype), labels=range(4))
 
 
-def test_assume_finite_skips_value_checks_only():
+def test_assume_finite_keeps_range_and_row_sum_checks():
+    # as for scikit-learn's log_loss, assume_finite skips a finiteness scan only: the
+    # range and row-sum checks of the probabilities are always made
+    from skcalib.metrics import brier_score, compute_bin_stats
+
     y = [0, 1, 2]
     P = P3.copy()
     P[0, 0] = 0.25  # row sum 1.05
-    with pytest.raises(ValueError):
-        expected_calibration_error(y, P)
+    out_of_range = np.array([[2.0, -1.0], [0.5, 0.5]])
     with config_context(assume_finite=True):
-        expected_calibration_error(y, P)
+        for func in (expected_calibration_error, brier_score, negative_log_likelihood):
+            with pytest.raises(ValueError, match="row 0 sums to 1.05"):
+                func(y, P)
+            with pytest.raises(ValueError, match=r"y_proba\[0, 0\] = 2.0"):
+                func([0, 1], out_of_range)
+            with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+                func([0, 1], [0.5, 1.5])
+        for mc in ("top_label", "classwise"):
+            with pytest.raises(ValueError, match="row 0 sums to 1.05"):
+                compute_bin_stats(y, P, multiclass=mc)
+            with pytest.raises(ValueError, match=r"y_proba\[0, 0\] = 2.0"):
+                compute_bin_stats([0, 1], out_of_range, multiclass=mc)
+        with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+            compute_bin_stats([0, 1], [0.5, 1.5], strategy="quantile")
         with pytest.raises(ValueError, match="different numbers"):
             expected_calibration_error([0, 1], P)
+        P[0, 0] = 0.2
+        assert expected_calibration_error(y, P) >= 0
 
 
 def test_inputs_not_modified():

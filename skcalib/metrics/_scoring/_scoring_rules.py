@@ -26,13 +26,24 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
 
-from ..._core._array_api import get_namespace_and_device, max_float_dtype, to_numpy
+from ..._core._array_api import (
+    add_at_rows,
+    get_namespace_and_device,
+    has_fast_bincount,
+    max_float_dtype,
+    row_dot,
+    row_ranges,
+    sum_of_squares,
+    take_along_rows,
+    to_numpy,
+    weighted_bincount,
+)
 from ..._core._binning import bin_stats
 from ..._core._validation import (
     check_classification_input,
     check_classification_labels,
-    checked_rows,
-    row_chunks,
+    check_proba_chunk,
+    input_chunks,
 )
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._results import BrierDecompositionResult, ScoreDecompositionResult
@@ -54,7 +65,7 @@ _COMMON_CONSTRAINTS = {
 
 
 # --------------------------------------------------------------------------------------
-# kernels (validated input only)
+# kernels (validated input only; arrays of any namespace)
 # --------------------------------------------------------------------------------------
 
 
@@ -68,138 +79,93 @@ def _namespace(x):
     return get_namespace_and_device(x)[0]
 
 
-def _one_hot(data):
-    """(n, n_classes) booleans ``y == k`` of array-API input, on its device."""
-    xp = data.xp
-    k = data.proba.shape[1]
-    return data.y[:, None] == xp.arange(k, dtype=data.y.dtype, device=data.device)[None, :]
-
-
-def _brier_sum_xp(data):
-    """:func:`_brier_sum` of array-API input, in the namespace and dtype of ``proba``."""
-    xp, P, sw = data.xp, data.proba, data.sample_weight
-    if P.ndim == 1:
-        d = P - xp.astype(data.y == data.pos_index, P.dtype)
-        per_row = d * d
-    else:
-        d = P - xp.astype(_one_hot(data), P.dtype)
-        per_row = xp.sum(d * d, axis=1)
-    total = float(xp.sum(per_row if sw is None else per_row * sw))
-    return 0.5 * total if P.ndim == 2 and P.shape[1] == 2 else total
-
-
-def _brier_sum(data, rows=None):
-    """Weighted sum over samples of the per-sample Brier score, in one chunked pass.
-
-    ``rows`` are the chunks of ``data.proba`` to read (by default the plain chunks of
-    validated data; :func:`checked_rows` to check them as they are read).  The
-    (one-hot - p) differences are formed in a float64 chunk buffer, so the result is as
-    accurate as the element-wise definition (no ``sum p^2 - 2 p_y + 1`` cancellation for
-    near-perfect forecasts).
-    """
-    P = data.proba
-    y = data.y
+def _group_total(values, data, groups, n_groups):
+    """The (weighted) sum of the per-row ``values`` of ``data``: a float, or with
+    ``groups`` a host float64 array (n_groups,) of the sums of each group (one weighted
+    bincount)."""
+    xp, device = data.namespace
     sw = data.sample_weight
-    if rows is None:
-        rows = row_chunks(P)
-    if data.xp is not None:
-        for _ in rows:  # reads (and so checks) the array
-            pass
-        return _brier_sum_xp(data)
-    total = 0.0
-    if P.ndim == 1:
-        pos = data.pos_index
-        for start, stop, c in rows:
-            d = np.subtract(c, y[start:stop] == pos, dtype=np.float64)
-            if sw is None:
-                total += float(np.dot(d, d))
-            else:
-                d *= d
-                total += float(np.dot(d, sw[start:stop]))
-        return total
-    k = P.shape[1]
-    buf = None
-    for start, stop, c in rows:
-        m = stop - start
-        if buf is None:
-            buf = np.empty((m, k), dtype=np.float64)
-        b = buf[:m]
-        np.copyto(b, c)
-        # flat index of each row's true class: subtract the one-hot in place
-        flat = b.reshape(-1)
-        idx = np.arange(0, m * k, k, dtype=np.intp)
-        idx += y[start:stop]
-        flat[idx] -= 1.0
+    if groups is None:
         if sw is None:
-            total += float(np.dot(flat, flat))
+            return float(xp.sum(values))
+        return float(xp.vecdot(values, xp.astype(sw, values.dtype, copy=False)))
+    if sw is not None:
+        values = values * xp.astype(sw, values.dtype, copy=False)
+    sums = weighted_bincount(xp.asarray(groups, device=device), values, n_groups, xp, device)
+    return np.asarray(to_numpy(sums, xp), dtype=np.float64)
+
+
+def _brier_sum(data, groups=None, n_groups=1):
+    """Weighted sum over samples of the per-sample Brier score of validated data.
+
+    A float, or with ``groups`` (an int array (n_samples,) of codes in
+    ``[0, n_groups)``) a float64 array of the sum of each group.  The (one-hot - p)
+    differences are formed in the widest float of the device, by chunks of rows for
+    numpy (no n x k float64 copy of float32 input), so the result is as accurate as the
+    element-wise definition (no ``sum p^2 - 2 p_y + 1`` cancellation for near-perfect
+    forecasts).
+    """
+    xp, device = data.namespace
+    top = max_float_dtype(xp, device)
+    P = data.proba
+    total = 0.0 if groups is None else np.zeros(n_groups)
+    for start, stop in row_ranges(data.n_samples, 8 * (P.shape[1] if P.ndim == 2 else 1), xp):
+        part = data.rows(start, stop)
+        c = part.proba
+        if c.ndim == 1:
+            d = xp.astype(c, top) - xp.astype(part.y == part.pos_index, top)
+            if groups is None and part.sample_weight is None:
+                total += sum_of_squares(d, xp)
+                continue
+            per_row = d * d
         else:
-            row_sq = np.einsum("ij,ij->i", b, b)
-            total += float(np.dot(row_sq, sw[start:stop]))
-    if k == 2:
+            D = add_at_rows(xp.astype(c, top), part.y, -1.0, xp)
+            if groups is None and part.sample_weight is None:
+                total += sum_of_squares(xp.reshape(D, (-1,)), xp)
+                continue
+            per_row = row_dot(D, D, xp)
+        g = None if groups is None else groups[start:stop]
+        total += _group_total(per_row, part, g, n_groups)
+    if P.ndim == 2 and P.shape[1] == 2:
         # binary problem given as two columns: sklearn's scale_by_half="auto"
         total *= 0.5
     return total
 
 
-def _true_class_proba(data, rows=None):
-    """Probability assigned to the true class of each sample (float64, shape (n,));
-    ``rows`` as in :func:`_brier_sum`."""
-    P = data.proba
-    y = data.y
-    if rows is None:
-        rows = row_chunks(P)
+def _true_class_proba(data):
+    """Probability assigned to the true class of each sample, in the widest float of
+    the device, shape (n,)."""
+    xp, device = data.namespace
+    P, y = data.proba, data.y
     if P.ndim == 1:
-        for _ in rows:  # reads (and so checks) every chunk
-            pass
-        is_pos = y == data.pos_index
         # 1 - p in the input dtype, as sklearn builds its two-column matrix
-        return np.where(is_pos, P, P.dtype.type(1) - P).astype(np.float64, copy=False)
-    out = np.empty(data.n_samples, dtype=np.float64)
-    for start, stop, c in rows:
-        yc = y[start:stop].astype(np.intp)
-        out[start:stop] = np.take_along_axis(c, yc[:, None], axis=1)[:, 0]
-    return out
+        p = xp.where(y == data.pos_index, P, 1 - P)
+    else:
+        p = take_along_rows(P, y, xp)
+    return xp.astype(p, max_float_dtype(xp, device))
 
 
-def _log_loss_sum(data, eps, rows=None):
+def _log_loss_sum(data, eps, groups=None, n_groups=1):
     """Weighted sum over samples of ``-log clip(p_{i, y_i}, eps, 1 - eps)``.
 
     The probability of the observed class is read from its own column (``1 - p`` in the
     input dtype for a negative sample of a 1-D ``y_proba``), as
-    :func:`sklearn.metrics.log_loss` does.
+    :func:`sklearn.metrics.log_loss` does; the bounds of ``eps="auto"`` are computed in
+    the input dtype, the logarithm in the widest float of the device.  A float, or with
+    ``groups`` a float64 array of the sum of each group (see :func:`_brier_sum`).
     """
-    if data.xp is not None:
-        return _log_loss_sum_xp(data, eps, rows)
-    p = _true_class_proba(data, rows)
+    xp, device = data.namespace
+    dtype = data.proba.dtype
     if eps == "auto":
-        eps = float(np.finfo(data.proba.dtype).eps)
-        # clip in the input dtype, as sklearn does
-        lo = float(data.proba.dtype.type(eps))
-        hi = float(data.proba.dtype.type(1) - data.proba.dtype.type(eps))
+        e = xp.asarray(xp.finfo(dtype).eps, dtype=dtype, device=device)
+        lo, hi = float(e), float(xp.asarray(1, dtype=dtype, device=device) - e)
     else:
         lo, hi = float(eps), 1.0 - float(eps)
-    np.clip(p, lo, hi, out=p)
+    p = xp.clip(_true_class_proba(data), lo, hi)
     with np.errstate(divide="ignore"):
-        np.log(p, out=p)
-    sw = data.sample_weight
-    return -float(p.sum() if sw is None else np.dot(p, sw))
-
-
-def _log_loss_sum_xp(data, eps, rows):
-    """:func:`_log_loss_sum` of array-API input, in the namespace and dtype of
-    ``proba`` (clipped as scikit-learn's ``log_loss`` does)."""
-    xp, P, sw = data.xp, data.proba, data.sample_weight
-    for _ in () if rows is None else rows:  # reads (and so checks) the array
-        pass
-    if P.ndim == 1:
-        p = xp.where(data.y == data.pos_index, P, 1 - P)
-    else:
-        p = xp.sum(xp.where(_one_hot(data), P, xp.zeros_like(P)), axis=1)
-    if eps == "auto":
-        eps = float(xp.finfo(P.dtype).eps)
-    p = xp.clip(p, eps, 1 - eps)
-    logs = xp.log(p)
-    return -float(xp.sum(logs if sw is None else logs * sw))
+        logs = xp.log(p)
+    out = _group_total(logs, data, groups, n_groups)
+    return -out
 
 
 # --------------------------------------------------------------------------------------
@@ -283,8 +249,12 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
         pos_label=pos_label,
         array_api=True,
     )
-    rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
-    total = _brier_sum(data, rows)
+    # one read of the probabilities: each chunk is checked, then summed
+    xp = data.namespace[0]
+    total = 0.0
+    for start, part in input_chunks(data):
+        check_proba_chunk(part.proba, start, name=data.proba_name, tolerance=data.tolerance, xp=xp)
+        total += _brier_sum(part)
     return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
@@ -362,8 +332,12 @@ def negative_log_likelihood(
         pos_label=pos_label,
         array_api=True,
     )
-    rows = checked_rows(data.proba, name=data.proba_name, tolerance=data.tolerance)
-    total = _log_loss_sum(data, eps, rows)
+    # one read of the probabilities: each chunk is checked, then summed
+    xp = data.namespace[0]
+    total = 0.0
+    for start, part in input_chunks(data):
+        check_proba_chunk(part.proba, start, name=data.proba_name, tolerance=data.tolerance, xp=xp)
+        total += _log_loss_sum(part, eps)
     return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
@@ -372,59 +346,16 @@ def negative_log_likelihood(
 # --------------------------------------------------------------------------------------
 
 
-def _group_rows(P):
-    """Inverse index of identical rows (1-D: identical values)."""
-    if P.ndim == 1:
-        _, inv = np.unique(P, return_inverse=True)
-    else:
-        _, inv = np.unique(np.ascontiguousarray(P), axis=0, return_inverse=True)
-    return inv.reshape(-1)
-
-
-def _decomposition_exact(F, Y, sw, W):
-    """Murphy decomposition grouping identical forecast vectors.
-
-    ``F`` (n, d) forecasts, ``Y`` (n,) column index of the outcome (or -1 for "no
-    event" in the binary 1-column case), ``W`` total weight.
-    """
-    n, d = F.shape
-    inv = _group_rows(F if d > 1 else F[:, 0])
-    G = int(inv.max()) + 1
-    w = np.ones(n) if sw is None else sw
-    n_g = np.bincount(inv, weights=w, minlength=G)
-    # forecast of each group (all rows of a group are identical)
-    # any row of a group represents it: all its rows are identical
-    rep = np.zeros(G, dtype=np.intp)
-    rep[inv] = np.arange(n)
-    F_g = F[rep].astype(np.float64)
-    # observed frequency vectors
-    hit = Y >= 0
-    # (float64 even when no sample has an event: bincount of nothing is int64)
-    O_sum = (
-        np.bincount(inv[hit] * d + Y[hit], weights=w[hit], minlength=G * d)
-        .astype(np.float64, copy=False)
-        .reshape(G, d)
-    )
-    clim = O_sum.sum(axis=0) / W
-    keep = n_g > 0
-    O_g = np.zeros_like(O_sum)
-    np.divide(O_sum, n_g[:, None], out=O_g, where=keep[:, None])
-    rel = float(np.dot(n_g, ((F_g - O_g) ** 2).sum(axis=1)) / W)
-    res = float(np.dot(n_g, ((O_g - clim) ** 2).sum(axis=1)) / W)
-    unc = float(np.sum(clim * (1 - clim)))
-    return unc, res, rel, 0.0, 0.0
-
-
-def _group_sums_xp(F, columns, xp):
-    """Groups of identical rows of ``F`` (n, d) and per-group sums, on the device.
+def _group_sums(F, columns, xp, device):
+    """Groups of identical rows of ``F`` (n, d) and per-group sums, in ``F``'s namespace.
 
     The rows are put in lexicographic order by successive stable ``argsort`` of the
-    columns, last column first (the order of ``np.lexsort``); a group is a run of
-    equal rows, and the sums of each array of ``columns`` (shape (n,) or (n, m), in
-    the computing dtype) over a group are the differences of their cumulative sums at
-    the ends of the runs (exact for counts and unweighted outcomes; to rounding
-    otherwise).  Only standard functions: no item assignment (JAX arrays are
-    immutable).
+    columns, last column first (the order of ``np.lexsort``); a group is a run of equal
+    rows.  The sums of each array of ``columns`` (shape (n,) or (n, m)) over a group are
+    weighted bincounts of the group index where the namespace has one (numpy, PyTorch,
+    CuPy, JAX), else the differences of their cumulative sums at the ends of the runs
+    (exact for counts and unweighted outcomes; to rounding otherwise).  No item
+    assignment (JAX arrays are immutable).
 
     Returns
     -------
@@ -436,26 +367,42 @@ def _group_sums_xp(F, columns, xp):
     # -0.0 becomes 0.0: a sort may order the two (a radix sort on a GPU, XLA's total
     # order), which would split a group in the lexicographic order of the rows
     F = F + 0.0
-    d = F.shape[1]
+    n, d = F.shape
     order = xp.argsort(F[:, d - 1], stable=True)
     for j in range(d - 2, -1, -1):
         order = xp.take(order, xp.argsort(xp.take(F[:, j], order), stable=True))
     Fs = xp.take(F, order, axis=0)
-    last = xp.ones(1, dtype=xp.bool, device=F.device)
-    ends = xp.concat([xp.any(Fs[1:, :] != Fs[:-1, :], axis=1), last])
+    changes = xp.any(Fs[1:, :] != Fs[:-1, :], axis=1)
+    last = xp.ones(1, dtype=xp.bool, device=device)
+    ends = xp.concat([changes, last])
     idx = xp.nonzero(ends)[0]
+    n_groups = idx.shape[0]
     sums = []
-    for c in columns:
-        at = xp.take(xp.cumulative_sum(xp.take(c, order, axis=0), axis=0), idx, axis=0)
-        sums.append(at - xp.concat([xp.zeros_like(at[:1, ...]), at[:-1, ...]], axis=0))
+    if has_fast_bincount(xp):
+        starts = xp.concat([last, changes])
+        gid = xp.cumulative_sum(xp.astype(starts, xp.int64)) - 1
+        for c in columns:
+            cs = xp.take(c, order, axis=0)
+            if cs.ndim == 1:
+                sums.append(weighted_bincount(gid, cs, n_groups, xp, device))
+            else:
+                m = cs.shape[1]
+                flat = xp.reshape(gid[:, None] * m + xp.arange(m, device=device)[None, :], (-1,))
+                s = weighted_bincount(flat, xp.reshape(cs, (-1,)), n_groups * m, xp, device)
+                sums.append(xp.reshape(s, (n_groups, m)))
+    else:
+        for c in columns:
+            at = xp.take(xp.cumulative_sum(xp.take(c, order, axis=0), axis=0), idx, axis=0)
+            sums.append(at - xp.concat([xp.zeros_like(at[:1, ...]), at[:-1, ...]], axis=0))
     return xp.take(Fs, idx, axis=0), sums
 
 
-def _decomposition_exact_xp(data):
-    """:func:`_decomposition_exact` of array-API input, on its device: the groups of
-    identical forecasts by :func:`_group_sums_xp`, in the widest float of the device;
-    only the three components travel to the host."""
-    xp, device, sw = data.xp, data.device, data.sample_weight
+def _decomposition_exact(data):
+    """Murphy decomposition grouping identical forecast vectors (the positive-class
+    probability of a binary problem), in the widest float of the device; only the
+    three components travel to the host."""
+    xp, device = data.namespace
+    sw = data.sample_weight
     dtype = max_float_dtype(xp, device)
     P = xp.astype(data.proba, dtype)
     if data.is_binary:
@@ -463,10 +410,10 @@ def _decomposition_exact_xp(data):
         hit = (data.y == data.pos_index)[:, None]
     else:
         F = P
-        hit = _one_hot(data)
+        hit = data.y[:, None] == xp.arange(P.shape[1], dtype=data.y.dtype, device=device)[None, :]
     w = xp.ones(data.n_samples, dtype=dtype, device=device) if sw is None else xp.astype(sw, dtype)
     hits = xp.astype(hit, dtype) * w[:, None]  # weighted one-hot of the outcome
-    F_g, (n_g, O_sum) = _group_sums_xp(F, [w, hits], xp)
+    F_g, (n_g, O_sum) = _group_sums(F, [w, hits], xp, device)
     W = float(data.n_samples if sw is None else xp.sum(w))
     clim = xp.sum(hits, axis=0) / W
     # a group of weight 0 adds nothing (its frequency is never used)
@@ -477,43 +424,29 @@ def _decomposition_exact_xp(data):
     return unc, res, rel, 0.0, 0.0
 
 
-def _binned_totals(data):
+def _binned_totals(data, groups=None, n_groups=1):
     """Weighted totals over samples of ``p^2`` and of ``p * outcome`` of the binned
     probabilities (the positive-class one for binary problems, every class's for
-    multiclass problems), in float64 (the widest float of the device for array-API
-    input, computed there)."""
-    P, sw, xp = data.proba, data.sample_weight, data.xp
-    if xp is not None:
-        dtype = max_float_dtype(xp, data.device)
-        P = xp.astype(P, dtype)
-        if data.is_binary:
-            f = P if P.ndim == 1 else P[:, data.pos_index]
-            ff = f * f
-            fo = xp.where(data.y == data.pos_index, f, xp.zeros_like(f))
-        else:
-            ff = xp.sum(P * P, axis=1)
-            fo = xp.sum(xp.where(_one_hot(data), P, xp.zeros_like(P)), axis=1)
-        if sw is not None:
-            w = xp.astype(sw, dtype)
-            ff, fo = ff * w, fo * w
-        return float(xp.sum(ff)), float(xp.sum(fo))
-    n = data.n_samples
+    multiclass problems), in the widest float of the device (numpy: by chunks of rows,
+    no n x k float64 copy of float32 input).  Two floats, or with ``groups`` (see
+    :func:`_brier_sum`) two float64 arrays of the totals of each group."""
+    xp, device = data.namespace
+    top = max_float_dtype(xp, device)
+    P = data.proba
     if data.is_binary:
-        f = (P if P.ndim == 1 else P[:, data.pos_index]).astype(np.float64)
-        o = data.y == data.pos_index
-        sum_ff = float(np.dot(f * f, np.ones(n) if sw is None else sw))
-        sum_fo = float(f[o].sum() if sw is None else np.dot(f[o], sw[o]))
-        return sum_ff, sum_fo
-    sum_ff = 0.0
-    for start, stop, chunk in row_chunks(P):
-        c = chunk.astype(np.float64, copy=False)
-        if sw is None:
-            sum_ff += float(np.einsum("ij,ij->", c, c))
-        else:
-            sum_ff += float(np.dot(np.einsum("ij,ij->i", c, c), sw[start:stop]))
-    ptrue = _true_class_proba(data)
-    sum_fo = float(ptrue.sum() if sw is None else np.dot(ptrue, sw))
-    return sum_ff, sum_fo
+        f = xp.astype(P if P.ndim == 1 else P[:, data.pos_index], top)
+        fo = xp.where(data.y == data.pos_index, f, xp.zeros_like(f))
+        return (
+            _group_total(f * f, data, groups, n_groups),
+            _group_total(fo, data, groups, n_groups),
+        )
+    sum_ff = 0.0 if groups is None else np.zeros(n_groups)
+    for start, stop in row_ranges(data.n_samples, 8 * P.shape[1], xp):
+        part = data.rows(start, stop)
+        c = xp.astype(part.proba, top, copy=False)
+        g = None if groups is None else groups[start:stop]
+        sum_ff += _group_total(row_dot(c, c, xp), part, g, n_groups)
+    return sum_ff, _group_total(_true_class_proba(data), data, groups, n_groups)
 
 
 @validate_params(
@@ -640,20 +573,9 @@ def brier_decomposition(
         pos_label=pos_label,
         array_api=True,
     )
-    sw = data.sample_weight
-    P = data.proba
     binary = data.is_binary
-    if n_bins is None and data.xp is not None:
-        unc, res, rel, wbv, wbc = _decomposition_exact_xp(data)
-    elif n_bins is None:
-        if binary:
-            F = (P if P.ndim == 1 else P[:, data.pos_index])[:, None]
-            Y = np.where(data.y == data.pos_index, 0, -1).astype(np.intp)
-        else:
-            F = P
-            Y = data.y.astype(np.intp)
-        W = float(data.n_samples if sw is None else sw.sum())
-        unc, res, rel, wbv, wbc = _decomposition_exact(F, Y, sw, W)
+    if n_bins is None:
+        unc, res, rel, wbv, wbc = _decomposition_exact(data)
     else:
         mode = "binary" if binary else "classwise"
         # numpy sums of the bins (computed on the device for array-API input)
@@ -724,37 +646,15 @@ def _corp_columns(data):
             yield as_float(P[:, j]), data.y == j
 
 
-def _corp_groups(x, o, w):
-    """Tie groups of forecasts ``x`` (float64) with outcomes ``o`` (bool) and weights
-    ``w`` (or None), on the host: the distinct forecasts of positive weight in
-    increasing order, and the weight and weighted outcome sum of each."""
-    if w is not None:
-        keep = w > 0
-        if not keep.all():
-            x, o, w = x[keep], o[keep], w[keep]
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    os_ = o[order].astype(np.float64)
-    ws = np.ones(xs.shape[0]) if w is None else w[order]
-    new = np.empty(xs.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(xs[1:], xs[:-1], out=new[1:])
-    gid = np.cumsum(new) - 1
-    gx = xs[new]
-    gw = np.bincount(gid, weights=ws)
-    gy = np.bincount(gid, weights=ws * os_)
-    return gx, gy, gw
-
-
-def _corp_groups_xp(x, o, w, xp):
-    """:func:`_corp_groups` of array-API input: the sort and the group sums on the
-    device (:func:`_group_sums_xp`), then one transfer of the ``(G, 3)`` array of the
-    groups' forecast, outcome sum and weight (G the number of distinct forecasts);
-    groups of weight 0 are dropped on the host."""
+def _corp_groups(x, o, w, xp, device):
+    """Tie groups of forecasts ``x`` (widest float) with outcomes ``o`` (bool) and
+    weights ``w`` (or None), in their namespace: the distinct forecasts of positive
+    weight in increasing order, and the weight and weighted outcome sum of each, as
+    host float64 arrays (one transfer of the ``(G, 3)`` array of the groups)."""
     w = xp.ones_like(x) if w is None else xp.astype(w, x.dtype)
-    gx, (gy, gw) = _group_sums_xp(x[:, None], [xp.astype(o, x.dtype) * w, w], xp)
+    gx, (gy, gw) = _group_sums(x[:, None], [xp.astype(o, x.dtype) * w, w], xp, device)
     groups = to_numpy(xp.stack([gx[:, 0], gy, gw], axis=1), xp).astype(np.float64)
-    groups = groups[groups[:, 2] > 0]
+    groups = groups[groups[:, 2] > 0]  # groups of weight 0 are dropped
     return groups[:, 0], groups[:, 1], groups[:, 2]
 
 
@@ -881,10 +781,7 @@ def score_decomposition(
     s_fc = s_rc = s_cl = 0.0
     W = 1.0
     for x, o in _corp_columns(data):
-        if xp is None:
-            gx, gy, gw = _corp_groups(x, o, sw)
-        else:
-            gx, gy, gw = _corp_groups_xp(x, o, sw, xp)
+        gx, gy, gw = _corp_groups(x, o, sw, *data.namespace)
         a, b, c, W = _corp_from_groups(gx, gy, gw, scoring, eps)
         s_fc += a
         s_rc += b

@@ -1,0 +1,83 @@
+"""The group axis of the kernels (used by the streaming accumulator): per-group sums
+in one pass equal the kernel on each group's rows."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from skcalib._core._binning import accumulate_pairs, probability_outcome, uniform_bin_edges
+from skcalib._core._validation import check_classification_input
+from skcalib.metrics._scoring._scoring_rules import _binned_totals, _brier_sum, _log_loss_sum
+
+
+def _input(rng, n, k, weighted, dtype=np.float64):
+    if k == 1:  # binary, 1-D positive-class probability
+        P = rng.random(n)
+        y = (rng.random(n) < P).astype(np.int64)
+    else:
+        P = rng.dirichlet(np.ones(k), size=n)
+        y = rng.integers(0, k, n)
+        y[:k] = np.arange(k)
+    w = rng.random(n) * 3 if weighted else None
+    return check_classification_input(
+        y, P.astype(dtype), sample_weight=w, labels=np.arange(max(k, 2))
+    )
+
+
+def _subset(data, rows):
+    return check_classification_input(
+        data.classes[data.y[rows]],
+        data.proba[rows],
+        sample_weight=None if data.sample_weight is None else data.sample_weight[rows],
+        labels=data.classes,
+    )
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_group_sums_equal_the_kernel_on_each_group(k, weighted, dtype):
+    rng = np.random.default_rng(k + 10 * weighted)
+    n, n_groups = 5_000, 5
+    data = _input(rng, n, k, weighted, dtype)
+    groups = rng.integers(0, n_groups - 1, n)  # the last group is empty
+    brier = _brier_sum(data, groups, n_groups)
+    nll = _log_loss_sum(data, "auto", groups, n_groups)
+    ff, fo = _binned_totals(data, groups, n_groups)
+    for result in (brier, nll, ff, fo):
+        assert isinstance(result, np.ndarray)
+        assert result.shape == (n_groups,) and result.dtype == np.float64
+    assert brier[-1] == nll[-1] == ff[-1] == fo[-1] == 0.0
+    for g in range(n_groups - 1):
+        part = _subset(data, groups == g)
+        assert brier[g] == pytest.approx(_brier_sum(part), rel=1e-10)
+        assert nll[g] == pytest.approx(_log_loss_sum(part, "auto"), rel=1e-10)
+        part_ff, part_fo = _binned_totals(part)
+        assert ff[g] == pytest.approx(part_ff, rel=1e-10)
+        assert fo[g] == pytest.approx(part_fo, rel=1e-10)
+    assert brier.sum() == pytest.approx(_brier_sum(data), rel=1e-10)
+    assert isinstance(_brier_sum(data), float)
+
+
+@pytest.mark.parametrize("mode", ["binary", "top_label"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("threshold", [0.0, 0.3])
+def test_accumulate_pairs_by_group(mode, weighted, threshold):
+    rng = np.random.default_rng(3)
+    n, n_groups = 70_000, 4  # more than one chunk of pairs
+    data = _input(rng, n, 2 if mode == "binary" else 5, weighted)
+    conf, outcome = probability_outcome(data, mode)
+    groups = rng.integers(0, n_groups, n)
+    edges = uniform_bin_edges(10)
+    sw = data.sample_weight
+    sums = accumulate_pairs(conf, outcome, sw, edges, threshold, groups=groups, n_groups=n_groups)
+    assert sums.shape == (4, n_groups, 10)
+    for g in range(n_groups):
+        rows = groups == g
+        expected = accumulate_pairs(
+            conf[rows], outcome[rows], None if sw is None else sw[rows], edges, threshold
+        )
+        assert_allclose(sums[:, g, :], expected, rtol=1e-12, atol=1e-9)
+    assert_allclose(
+        sums.sum(axis=1), accumulate_pairs(conf, outcome, sw, edges, threshold), rtol=1e-12
+    )
