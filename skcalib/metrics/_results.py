@@ -713,11 +713,11 @@ class ScoreDecompositionResult(_UnpackableResult):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class UncertaintyDecompositionResult(_UnpackableResult):
-    """Result of :func:`~skcalib.metrics.model_uncertainty` and
-    :func:`~skcalib.metrics.knowledge_uncertainty`.
+    """Decomposition of the predictive uncertainty: unpacks as ``(total, data, model)``.
 
-    Unpacks as ``(total, data, model)``, the terms of ``total = data + model`` in the
-    order of the documented identity.
+    Returned by :func:`~skcalib.metrics.model_uncertainty` and
+    :func:`~skcalib.metrics.knowledge_uncertainty`; the terms of
+    ``total = data + model`` in the order of the documented identity.
 
     Each parameter is an attribute of the same name.
 
@@ -801,10 +801,11 @@ class PairwiseDiversityResult(_UnpackableResult):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class InformationCriterionResult(_UnpackableResult):
-    """Result of :func:`~skcalib.metrics.negative_waic` and
-    :func:`~skcalib.metrics.importance_sampling_cross_validation`.
+    """Result of an information criterion: unpacks as ``(value, sem)``.
 
-    Unpacks as ``(value, sem)``; the per-sample terms are an attribute.
+    Returned by :func:`~skcalib.metrics.negative_waic` and
+    :func:`~skcalib.metrics.importance_sampling_cross_validation`; the per-sample terms
+    are an attribute.
 
     Each parameter is an attribute of the same name.
 
