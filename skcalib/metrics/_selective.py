@@ -34,10 +34,11 @@ groups).  Without sample weights and with non-negative scores (always the case f
 default score) the sort key packs the score and the error bit into one 64-bit integer,
 so that one ``np.sort`` (no ``argsort`` and no gather) orders both.
 
-Array API input (doc/array_api.rst) runs the same steps in its namespace, on its
-device: one stable ``argsort``, cumulative sums in the widest float of the device, and
-the areas, AUCs and curves from the tie groups there; only scalars (and the ``n_bins``
-sums of the binned oracle-collaborative accuracy) travel to the host.
+Every step is written once against the namespace of the input (numpy's array API
+namespace for numpy input; doc/array_api.rst for the others), on its device: the sort
+(one ``argsort`` outside numpy), cumulative sums in the widest float of the device, and
+the areas, AUCs and curves from the tie groups; only scalars (and the ``n_bins`` sums of
+the binned oracle-collaborative accuracy) travel to the host.
 """
 
 from __future__ import annotations
@@ -46,24 +47,30 @@ import math
 import numbers
 
 import numpy as np
-from sklearn.metrics import average_precision_score, roc_auc_score
 
-from .._core._array_api import float_dtype, get_namespace_and_device, max_float_dtype, to_numpy
+from .._core._array_api import (
+    float_dtype,
+    get_namespace_and_device,
+    into,
+    max_float_dtype,
+    namespace_and_device,
+    sort_with_flags,
+    to_numpy,
+    writable,
+)
 from .._core._binning import (
     COUNT,
     SUM_TRUE,
-    _pair_sums_xp,
     _uniform_edges,
     accumulate_pairs,
     probability_outcome,
 )
 from .._core._validation import (
     _check_proba_array,
-    _check_proba_array_xp,
     _check_real_array,
-    _check_sample_weight_xp,
     _detached,
     _find_nonfinite,
+    _is_host,
     check_classification_input,
     check_proba_values,
     check_sample_shape,
@@ -107,11 +114,11 @@ class _Ranked:
     read in decreasing order if ``confident_high`` (the default top-label confidence),
     in increasing order otherwise (a user's uncertainty).  ``wrong`` is the error
     indicator of the top-label prediction, ``sw`` the weights (None, or positive after
-    the removal of the zero weights).  ``xp`` and ``device`` are the namespace and
-    device of array-API input (``score``, ``wrong`` and ``sw`` there), None for numpy.
+    the removal of the zero weights), all three arrays of the namespace ``xp`` on
+    ``device`` (numpy's array API namespace for numpy input).
     """
 
-    def __init__(self, score, confident_high, wrong, sw, xp=None, device=None):
+    def __init__(self, score, confident_high, wrong, sw, xp, device):
         self.score = score
         self.confident_high = confident_high
         self.wrong = wrong
@@ -123,19 +130,14 @@ class _Ranked:
     def total(self):
         if self.sw is None:
             return float(self.wrong.shape[0])
-        return float(self.sw.sum() if self.xp is None else self.xp.sum(self.sw))
-
-
-def _check_uncertainty(uncertainty, n, name="uncertainty"):
-    u = _check_real_array(uncertainty, name, n=n)
-    _find_nonfinite(u, name)
-    return u
+        return float(self.xp.sum(self.sw))
 
 
 def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label):
-    """Validated :class:`_Ranked` input.  Array-API input stays in its namespace and on
-    its device (doc/array_api.rst); a device ``uncertainty`` of numpy input is copied
-    to the host."""
+    """Validated :class:`_Ranked` input, in the namespace and on the device of the input
+    (doc/array_api.rst): the top-label confidence and errors there; ``uncertainty`` of
+    that namespace is checked there, a host one (or a device one beside numpy input)
+    on the host and moved."""
     data = check_classification_input(
         y_true,
         y_proba,
@@ -144,48 +146,30 @@ def _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label
         pos_label=pos_label,
         array_api=True,
     )
-    if data.xp is not None:
-        return _ranked_input_xp(data, uncertainty)
-    if uncertainty is not None and get_namespace_and_device(uncertainty)[0] is not None:
-        uncertainty = to_numpy(uncertainty, get_namespace_and_device(uncertainty)[0])
+    xp, device = data.namespace
     conf, correct = probability_outcome(data, "top_label")
-    wrong = ~np.asarray(correct, dtype=bool)
+    wrong = xp.logical_not(correct)
     if uncertainty is None:
         score, confident_high = conf, True
     else:
-        score, confident_high = _check_uncertainty(uncertainty, data.n_samples), False
-    sw = data.sample_weight
-    if sw is not None and not (sw > 0).all():  # weight 0 = removal
-        keep = sw > 0
-        score, wrong, sw = score[keep], wrong[keep], sw[keep]
-    return _Ranked(score, confident_high, wrong, sw)
-
-
-def _ranked_input_xp(data, uncertainty):
-    """:func:`_ranked_input` of array-API input: the top-label confidence and errors
-    on the device; ``uncertainty`` of the namespace is checked there, a host one is
-    checked on the host and moved."""
-    xp, device, P = data.xp, data.device, data.proba
-    if P.ndim == 1:
-        cols = [1 - P, P] if data.pos_index == 1 else [P, 1 - P]
-        P = xp.stack(cols, axis=1)
-    conf = xp.max(P, axis=1)
-    wrong = xp.astype(xp.argmax(P, axis=1), data.y.dtype) != data.y
-    if uncertainty is None:
-        score, confident_high = conf, True
-    else:
-        score = _check_uncertainty_xp(uncertainty, data.n_samples, "uncertainty", xp, device)
+        score = _check_uncertainty(uncertainty, data.n_samples, "uncertainty", xp, device)
         confident_high = False
-    return _ranked_xp(score, confident_high, wrong, data.sample_weight, xp, device)
+    return _ranked(score, confident_high, wrong, data.sample_weight, xp, device)
 
 
-def _check_uncertainty_xp(uncertainty, n, name, xp, device):
-    """:func:`_check_uncertainty` for array-API input (``n`` None: any length but 0):
-    an array of ``xp`` is checked with the namespace's reductions, a host one on the
-    host and moved to ``device``.  In its own floating dtype (float32 stays float32:
-    no new ties), else the widest float of the device."""
-    if get_namespace_and_device(uncertainty)[0] is None:
-        u = _check_uncertainty(uncertainty, n, name)
+def _check_uncertainty(uncertainty, n, name, xp, device):
+    """``uncertainty`` (``n`` samples; None: any number but 0) checked and in the
+    namespace ``xp`` on ``device``: an array of another namespace than numpy is checked
+    with its reductions, host data (and a device array beside numpy input, copied) on
+    the host by the numpy checks, which name the first bad value, and moved to
+    ``device``.  In its own floating dtype (float32 stays float32: no new ties), else
+    the widest float of the device."""
+    u_xp = get_namespace_and_device(uncertainty)[0]
+    if u_xp is None or u_xp is not xp:
+        if u_xp is not None:
+            uncertainty = to_numpy(uncertainty, u_xp)
+        u = _check_real_array(uncertainty, name, n=n)
+        _find_nonfinite(u, name)
         dtype = xp.float32 if u.dtype == np.float32 else max_float_dtype(xp, device)
         return xp.asarray(u, dtype=dtype, device=device)
     u = _detached(uncertainty)
@@ -198,11 +182,11 @@ def _check_uncertainty_xp(uncertainty, n, name, xp, device):
     return u
 
 
-def _ranked_xp(score, confident_high, wrong, sw, xp, device):
+def _ranked(score, confident_high, wrong, sw, xp, device):
     """:class:`_Ranked` of arrays of ``xp``: the weights in the widest float of the
     device, the samples of weight 0 removed."""
     if sw is not None:
-        sw = xp.astype(sw, max_float_dtype(xp, device))
+        sw = xp.astype(sw, max_float_dtype(xp, device), copy=False)
         if not bool(xp.all(sw > 0)):  # weight 0 = removal
             keep = sw > 0
             score, wrong, sw = score[keep], wrong[keep], sw[keep]
@@ -217,105 +201,50 @@ def _ranked_xp(score, confident_high, wrong, sw, xp, device):
 def _tie_groups(r: _Ranked):
     """Cumulative kept mass and kept errors at the end of each tie group.
 
-    Returns ``(value, mass, errors)``, float64 arrays of shape (n_groups,) (of the
-    namespace of array-API input, :func:`_tie_groups_xp`), ordered from
-    the most confident group to the least confident one: ``value`` is the group's
-    score, ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of
-    the groups ``0..g`` (the predictions kept by a threshold at group ``g``).
+    Returns ``(value, mass, errors)``, arrays of shape (n_groups,) of the namespace of
+    the input in the widest float of its device (float64), ordered from the most
+    confident group to the least confident one: ``value`` is the group's score,
+    ``mass[g]`` the total weight and ``errors[g]`` the weight of the errors of the
+    groups ``0..g`` (the predictions kept by a threshold at group ``g``).
     """
-    if r.xp is not None:
-        return _tie_groups_xp(r)
-    score, wrong, sw = r.score, r.wrong, r.sw
-    s64 = score.astype(np.float64, copy=False)
-    # validated probabilities (the default score) are never negative
-    if sw is None and (r.confident_high or s64.min() >= 0):
-        # non-negative floats sort as their bit patterns; the shift frees the lowest bit
-        # for the error indicator (and maps -0.0 to the key of +0.0).  One np.sort of
-        # the packed keys orders the scores and the errors together: no argsort, no
-        # gather.
-        key = s64.view(np.uint64) << np.uint64(1)
-        key |= wrong.view(np.uint8)
-        key.sort()
-        if r.confident_high:
-            key = key[::-1]
-        errors = key & np.uint64(1)
-        np.cumsum(errors, out=errors)  # integer cumsum (a float one is slower)
-        errors = errors.astype(np.float64)  # exact below 2**53
-        key >>= np.uint64(1)  # the scores' bits (in place; a view when reversed)
-        ends = _group_ends(key)
-        if ends is None:  # no ties
-            return key.view(np.float64), np.arange(1.0, key.shape[0] + 1.0), errors
-        return key[ends].view(np.float64), ends + 1.0, errors[ends]
-    order = np.argsort(s64)
-    if r.confident_high:
-        order = order[::-1]
-    vs = s64[order]
-    ws = wrong[order]
-    ends = _group_ends(vs)
-    if sw is None:
-        errors = np.cumsum(ws, dtype=np.float64)
-        mass = np.arange(1.0, vs.shape[0] + 1.0) if ends is None else ends + 1.0
-    else:
-        w = sw[order]
-        mass = np.cumsum(w)
-        w[~ws] = 0.0  # w is a fresh copy: the weights of the errors
-        errors = np.cumsum(w)
-        if ends is not None:
-            mass = mass[ends]
-    if ends is None:
-        return vs + 0.0, mass, errors
-    return vs[ends] + 0.0, mass, errors[ends]
-
-
-def _tie_groups_xp(r: _Ranked):
-    """:func:`_tie_groups` in the namespace of array-API input, on its device (in the
-    widest float of the device): one stable ``argsort``, cumulative sums, and the ends
-    of the runs of equal scores."""
-    xp = r.xp
-    vs, ws, w, ends = _sorted_xp(r)
-    mass = xp.cumulative_sum(w)
-    errors = xp.cumulative_sum(ws * w)
-    return xp.astype(vs[ends], w.dtype) + 0.0, mass[ends], errors[ends]
-
-
-def _sorted_xp(r: _Ranked):
-    """The samples of array-API input from the most to the least confident:
-    ``(score, wrong, weight, ends)`` with ``wrong`` as 0/1 and ``weight`` (ones
-    without weights) in the widest float of the device and ``ends`` the mask of the
-    last sample of each tie group."""
-    xp = r.xp
-    dtype = max_float_dtype(xp, r.device)
-    order = xp.argsort(r.score, descending=r.confident_high, stable=True)
-    vs = xp.take(r.score, order)
-    ws = xp.astype(xp.take(r.wrong, order), dtype)
+    xp, device = r.xp, r.device
+    dtype = max_float_dtype(xp, device)
     if r.sw is None:
-        w = xp.ones(vs.shape, dtype=dtype, device=r.device)
+        # one sort of the scores with the error bits (numpy: one np.sort of keys that
+        # pack both), an integer cumulative sum of the errors (exact below 2**53)
+        vs, flags = sort_with_flags(r.score, r.wrong, r.confident_high, xp)
+        errors = xp.astype(into(writable(flags, xp), xp.cumulative_sum, flags), dtype)
+        mass = None  # 1, 2, ..., n
     else:
+        order = xp.argsort(r.score, stable=False)
+        if r.confident_high:
+            order = xp.flip(order)
+        vs = xp.take(r.score, order) + 0.0
         w = xp.take(r.sw, order)
-    last = xp.ones(1, dtype=xp.bool, device=r.device)
-    ends = xp.concat([vs[1:] != vs[:-1], last])
-    return vs, ws, w, ends
-
-
-def _group_ends(sorted_values):
-    """Index of the last element of each run of equal values; None if all distinct."""
-    new = sorted_values[1:] != sorted_values[:-1]
-    if new.all():
-        return None
-    ends = np.flatnonzero(new)
-    return np.append(ends, sorted_values.shape[0] - 1)
+        mass = xp.cumulative_sum(w)
+        zero = xp.zeros((), dtype=w.dtype, device=device)
+        errors = xp.cumulative_sum(xp.where(xp.take(r.wrong, order), w, zero))
+    value = xp.astype(vs, dtype, copy=False)
+    new = vs[1:] != vs[:-1]
+    if bool(xp.all(new)):  # no ties
+        if mass is None:
+            mass = xp.arange(1, vs.shape[0] + 1, dtype=dtype, device=device)
+        return value, mass, errors
+    ends = xp.concat([new, xp.ones(1, dtype=xp.bool, device=device)])
+    if mass is None:
+        mass = xp.astype(xp.nonzero(ends)[0], dtype) + 1.0
+    else:
+        mass = mass[ends]
+    return value[ends], mass, errors[ends]
 
 
 def _group_at(mass, t):
     """Index of the first group whose cumulative mass reaches ``t`` (the last group if
     none does), and the cumulative mass before and at it, as floats: one ``searchsorted``
-    in the namespace of ``mass`` (numpy or array-API), a few numbers back."""
-    if isinstance(mass, np.ndarray):
-        g = int(np.searchsorted(mass, t, side="left"))
-    else:
-        xp, device = get_namespace_and_device(mass)
-        target = xp.asarray([t], dtype=mass.dtype, device=device)
-        g = int(xp.searchsorted(mass, target, side="left")[0])
+    in the namespace of ``mass``, a few numbers back."""
+    xp, device = namespace_and_device(mass)
+    target = xp.asarray([t], dtype=mass.dtype, device=device)
+    g = int(xp.searchsorted(mass, target, side="left")[0])
     g = min(g, mass.shape[0] - 1)
     return g, (float(mass[g - 1]) if g > 0 else 0.0), float(mass[g])
 
@@ -441,34 +370,24 @@ def rejection_curve(
     total = float(mass[-1])
     correct_total = total - float(errors[-1])
     base_accuracy = _as_unit(correct_total / total)
-    if r.xp is not None:  # array-API input: the curve in its namespace, on its device
-        xp = r.xp
-        kept = xp.flip(mass)
-        accuracy = 1.0 - xp.flip(errors) / kept
-        if r.sw is not None:  # sums of weights in different orders: rounding
-            accuracy = xp.clip(accuracy, min=0.0, max=1.0)
-        coverage = kept / total
-        thresholds = xp.flip(value)
-        return RejectionCurveResult(
-            fraction_rejected=1.0 - coverage,
-            accuracy=accuracy,
-            oracle_accuracy=xp.clip(kept, max=correct_total) / kept,
-            coverage=coverage,
-            thresholds=1.0 - thresholds if r.confident_high else thresholds,
-            base_accuracy=base_accuracy,
-        )
-    kept = mass[::-1]
-    # in-place passes over fresh arrays (the curve has up to n_samples points)
-    accuracy = np.divide(errors[::-1], kept)
-    np.subtract(1.0, accuracy, out=accuracy)
+    # the curve in the namespace of the input, on its device; its fresh arrays (up to
+    # n_samples points) are updated in place where the namespace allows
+    xp = r.xp
+    one = xp.ones((), dtype=mass.dtype, device=r.device)
+    kept = xp.flip(mass)
+    accuracy = xp.flip(errors) / kept
+    accuracy = into(writable(accuracy, xp), xp.subtract, one, accuracy)
     if r.sw is not None:  # sums of weights in different orders: rounding
-        np.clip(accuracy, 0.0, 1.0, out=accuracy)
-    oracle = np.minimum(kept, correct_total)
-    np.divide(oracle, kept, out=oracle)
-    coverage = np.divide(kept, total)  # <= 1: the cumulative mass never decreases
-    rejected = np.subtract(1.0, coverage)
-    thresholds = value[::-1]
-    thresholds = np.subtract(1.0, thresholds) if r.confident_high else thresholds.copy()
+        accuracy = xp.clip(accuracy, min=0.0, max=1.0)
+    oracle = xp.clip(kept, max=correct_total)
+    oracle = into(writable(oracle, xp), xp.divide, oracle, kept)
+    coverage = kept / total  # <= 1: the cumulative mass never decreases
+    rejected = into(None, xp.subtract, one, coverage)
+    thresholds = xp.flip(value)
+    if r.confident_high:
+        thresholds = into(None, xp.subtract, one, thresholds)
+    else:
+        thresholds = xp.asarray(thresholds, copy=True)
     return RejectionCurveResult(
         fraction_rejected=rejected,
         accuracy=accuracy,
@@ -480,15 +399,17 @@ def rejection_curve(
 
 
 def _aurc(mass, errors):
-    if not isinstance(mass, np.ndarray):  # array-API input (doc/array_api.rst)
-        xp = get_namespace_and_device(mass)[0]
-        steps = xp.concat([mass[:1], mass[1:] - mass[:-1]])
-        return _as_unit(float(xp.sum(steps * (errors / mass))) / float(mass[-1]))
-    total = mass[-1]
-    risk = np.divide(errors, mass)
-    if total == mass.shape[0] and mass[0] == 1:  # unweighted, no ties: unit steps
-        return _as_unit(float(risk.sum()) / total)
-    return _as_unit(float(np.dot(np.diff(mass, prepend=0.0), risk)) / total)
+    xp, _ = namespace_and_device(mass)
+    total = float(mass[-1])
+    risk = errors / mass
+    if total == mass.shape[0] and float(mass[0]) == 1:  # unweighted, no ties: unit steps
+        return _as_unit(float(xp.sum(risk)) / total)
+    return _as_unit(float(xp.vecdot(_steps(mass, xp), risk)) / total)
+
+
+def _steps(mass, xp):
+    """``mass[g] - mass[g - 1]`` (``mass[0]`` first)."""
+    return xp.concat([mass[:1], mass[1:] - mass[:-1]])
 
 
 @validate_params(_DATA, prefer_skip_nested_validation=True)
@@ -701,15 +622,9 @@ def area_under_generalized_risk_coverage(
     r = _ranked_input(y_true, y_proba, uncertainty, sample_weight, labels, pos_label)
     _, mass, errors = _tie_groups(r)
     total = float(mass[-1])
-    if r.xp is None:
-        dm = np.diff(mass, prepend=0.0)
-        e_prev = np.concatenate(([0.0], errors[:-1]))
-        value = float(np.dot(dm, errors + e_prev)) / (2.0 * total * total)
-    else:  # array-API input: the same sum in its namespace
-        xp = r.xp
-        dm = xp.concat([mass[:1], mass[1:] - mass[:-1]])
-        e_prev = xp.concat([xp.zeros_like(errors[:1]), errors[:-1]])
-        value = float(xp.sum(dm * (errors + e_prev))) / (2.0 * total * total)
+    xp = r.xp
+    e_prev = xp.concat([xp.zeros_like(errors[:1]), errors[:-1]])
+    value = float(xp.vecdot(_steps(mass, xp), errors + e_prev)) / (2.0 * total * total)
     return float(min(max(value, 0.0), 0.5))
 
 
@@ -938,29 +853,18 @@ def _binned_groups(r, n_bins, custom):
     The per-bin sums come from the binning core (for array-API input computed on the
     device: only the ``n_bins`` sums travel to the host)."""
     x, xp = r.score, r.xp
-    if not custom:
-        in_range = True  # validated probabilities
-    elif xp is None:
-        in_range = bool(x.min() >= 0 and x.max() <= 1)
-    else:
-        in_range = bool(xp.min(x) >= 0) and bool(xp.max(x) <= 1)
+    in_range = not custom or (bool(xp.min(x) >= 0) and bool(xp.max(x) <= 1))
     if not in_range:
         outside = ~((x >= 0) & (x <= 1))
-        if xp is None:
-            i = int(np.flatnonzero(outside)[0])
-        else:  # the first one: argmax of a 0/1 array returns its first 1
-            i = int(xp.argmax(xp.astype(outside, xp.int32)))
+        # the first one: argmax of a 0/1 array returns its first 1
+        i = int(xp.argmax(xp.astype(outside, xp.int32)))
         raise ValueError(
             "uncertainty must lie in [0, 1] for the binned oracle-collaborative accuracy "
             f"(n_bins={n_bins}); uncertainty[{i}] = {float(x[i])!r}. Pass n_bins=None "
             "for the exact version, which takes any score"
         )
     edges = _uniform_edges(n_bins)
-    if xp is None:
-        sums = accumulate_pairs(x, ~r.wrong, r.sw, edges)
-    else:
-        dtype = max_float_dtype(xp, r.device)
-        sums = _pair_sums_xp(x, ~r.wrong, r.sw, edges, 0.0, xp, r.device, dtype)
+    sums = accumulate_pairs(x, xp.logical_not(r.wrong), r.sw, edges)
     count, n_correct = sums[COUNT], sums[SUM_TRUE]
     n_wrong = count - n_correct
     if not custom:  # bins of the confidence: the most confident bin is the last one
@@ -976,26 +880,15 @@ def _binned_groups(r, n_bins, custom):
 # --------------------------------------------------------------------------------------
 
 
-def _auc(curve, y_pos, score, sw, what):
-    """ROC AUC or average precision of numpy input, by scikit-learn."""
-    if sw is not None and not (sw > 0).all():
-        keep = sw > 0
-        y_pos, score, sw = y_pos[keep], score[keep], sw[keep]
-    n_pos = int(np.count_nonzero(y_pos))
-    if n_pos == 0 or n_pos == y_pos.shape[0]:
-        raise ValueError(what)
-    if curve == "roc":
-        return float(roc_auc_score(y_pos, score, sample_weight=sw))
-    return float(average_precision_score(y_pos, score, sample_weight=sw))
+def _auc(curve, r: _Ranked, what):
+    r"""ROC AUC or average precision, in the namespace of the input, on its device:
+    ``r.wrong`` are the positives, a less confident score ranks higher; the values of
+    :func:`sklearn.metrics.roc_auc_score` and
+    :func:`sklearn.metrics.average_precision_score`.
 
-
-def _auc_xp(curve, r: _Ranked, what):
-    r"""ROC AUC or average precision of array-API input, on its device: ``r.wrong`` are
-    the positives, a less confident score ranks higher.
-
-    From the tie groups, with ``P_g`` and ``N_g`` the weight of the positives and of
-    the negatives of the groups up to ``g`` (from the most confident one on), ``p_g``
-    the positives of group ``g``, ``P`` and ``N`` the totals:
+    From the tie groups (:func:`_tie_groups`), with ``P_g`` and ``N_g`` the weight of
+    the positives and of the negatives of the groups up to ``g`` (from the most
+    confident one on), ``p_g`` the positives of group ``g``, ``P`` and ``N`` the totals:
 
     - ROC AUC, the trapezoid over the groups (a tie counts one half), as
       :func:`sklearn.metrics.roc_auc_score`:
@@ -1007,21 +900,20 @@ def _auc_xp(curve, r: _Ranked, what):
     xp = r.xp
     if not bool(xp.any(r.wrong)) or bool(xp.all(r.wrong)):
         raise ValueError(what)
-    _, ws, w, ends = _sorted_xp(r)
-    pos = xp.cumulative_sum(ws * w)[ends]
-    neg = xp.cumulative_sum((1.0 - ws) * w)[ends]
+    _, mass, pos = _tie_groups(r)
+    neg = mass - pos
     zero = xp.zeros_like(pos[:1])
     pos_prev = xp.concat([zero, pos[:-1]])
     neg_prev = xp.concat([zero, neg[:-1]])
     n_pos, n_neg = float(pos[-1]), float(neg[-1])
     if curve == "roc":
-        area = float(xp.sum((pos - pos_prev) * (neg_prev + neg))) / (2.0 * n_pos) / n_neg
+        area = float(xp.vecdot(pos - pos_prev, neg_prev + neg)) / (2.0 * n_pos) / n_neg
         return _as_unit(area)
     tp = n_pos - pos_prev  # the positives with a score >= the group's
     kept = tp + (n_neg - neg_prev)
     one = xp.ones_like(kept)
     precision = tp / xp.where(kept > 0, kept, one)  # kept == 0: no positive there
-    return _as_unit(float(xp.sum((pos - pos_prev) * precision)) / n_pos)
+    return _as_unit(float(xp.vecdot(pos - pos_prev, precision)) / n_pos)
 
 
 @validate_params(
@@ -1097,19 +989,18 @@ def uncertainty_auc(
         "uncertainty_auc is undefined when every prediction is correct or every one is "
         "wrong: there are no errors (or no correct predictions) to detect"
     )
-    if r.xp is not None:
-        return _auc_xp(curve, r, what)
-    # -confidence ranks as 1 - confidence, without the rounding of the subtraction
-    score = -r.score if r.confident_high else r.score
-    return _auc(curve, r.wrong, score, r.sw, what)
+    return _auc(curve, r, what)
 
 
-def _ood_scores(y_proba, uncertainty, which):
-    """Uncertainty scores of one side, and whether they are the default ``-confidence``."""
+def _ood_scores(y_proba, uncertainty, which, xp, device):
+    """Uncertainty scores of one side, in the namespace ``xp`` on ``device`` in the
+    widest float of the device, and whether they are the default ``-confidence``.
+    Host arrays beside device ones are checked on the host and moved."""
+    dtype = max_float_dtype(xp, device)
     name_p, name_u = f"y_proba_{which}", f"uncertainty_{which}"
+    u = None
     if uncertainty is not None:
-        u = _check_real_array(uncertainty, name_u)
-        _find_nonfinite(u, name_u)
+        u = xp.astype(_check_uncertainty(uncertainty, None, name_u, xp, device), dtype)
     if y_proba is None:
         if uncertainty is None:
             raise ValueError(
@@ -1117,13 +1008,16 @@ def _ood_scores(y_proba, uncertainty, which):
                 f"the {which}-distribution inputs) or {name_u} (their uncertainty scores); "
                 "both are None"
             )
-        return u.astype(np.float64, copy=False), False
-    P, given_dtype = _check_proba_array(y_proba, name_p)
-    _check_ood_proba(P, given_dtype, None if uncertainty is None else u, name_p, name_u)
-    if uncertainty is not None:
-        return u.astype(np.float64, copy=False), False
-    conf = np.maximum(P, 1 - P) if P.ndim == 1 else P.max(axis=1)
-    return -conf.astype(np.float64), True  # ranks as 1 - confidence, without rounding
+        return u, False
+    host = _is_host(y_proba)  # numpy input, or host probabilities beside device arrays
+    P, given_dtype = _check_proba_array(y_proba, name_p, None if host else xp, device)
+    _check_ood_proba(P, given_dtype, u, name_p, name_u)
+    if u is not None:
+        return u, False
+    if host:
+        P = xp.asarray(P, device=device)
+    conf = xp.maximum(P, 1 - P) if P.ndim == 1 else xp.max(P, axis=1)
+    return -xp.astype(conf, dtype), True  # ranks as 1 - confidence, without rounding
 
 
 def _check_ood_proba(P, given_dtype, u, name_p, name_u):
@@ -1137,33 +1031,6 @@ def _check_ood_proba(P, given_dtype, u, name_p, name_u):
             f"{name_p} and {name_u} have different numbers of samples: "
             f"{P.shape[0]} and {u.shape[0]}"
         )
-
-
-def _ood_scores_xp(y_proba, uncertainty, which, xp, device):
-    """:func:`_ood_scores` of array-API input, on ``device`` in the widest float of the
-    device; host arrays are checked by :func:`_ood_scores` and moved."""
-    dtype = max_float_dtype(xp, device)
-    if all(get_namespace_and_device(a)[0] is None for a in (y_proba, uncertainty)):
-        s, default = _ood_scores(y_proba, uncertainty, which)
-        return xp.asarray(s, dtype=dtype, device=device), default
-    name_p, name_u = f"y_proba_{which}", f"uncertainty_{which}"
-    u = None
-    if uncertainty is not None:
-        u = xp.astype(_check_uncertainty_xp(uncertainty, None, name_u, xp, device), dtype)
-    if y_proba is None:
-        return u, False
-    host = get_namespace_and_device(y_proba)[0] is None  # beside device uncertainties
-    if host:
-        P, given_dtype = _check_proba_array(y_proba, name_p)
-    else:
-        P, given_dtype = _check_proba_array_xp(y_proba, name_p, xp, device)
-    _check_ood_proba(P, given_dtype, u, name_p, name_u)
-    if u is not None:
-        return u, False
-    if host:
-        P = xp.asarray(P, dtype=dtype, device=device)
-    conf = xp.maximum(P, 1 - P) if P.ndim == 1 else xp.max(P, axis=1)
-    return -xp.astype(conf, dtype), True  # ranks as 1 - confidence, without rounding
 
 
 @validate_params(
@@ -1247,7 +1114,7 @@ def out_of_distribution_auc(
     0.8333...
     """
     what = "out_of_distribution_auc needs in- and out-of-distribution samples of positive weight"
-    xp, device = get_namespace_and_device(
+    xp, device = namespace_and_device(
         y_proba_in,
         y_proba_out,
         uncertainty_in,
@@ -1255,52 +1122,32 @@ def out_of_distribution_auc(
         sample_weight_in,
         sample_weight_out,
     )
-    if xp is not None:  # array-API input: on its device
-        s_in, default_in = _ood_scores_xp(y_proba_in, uncertainty_in, "in", xp, device)
-        s_out, default_out = _ood_scores_xp(y_proba_out, uncertainty_out, "out", xp, device)
-    else:
-        s_in, default_in = _ood_scores(y_proba_in, uncertainty_in, "in")
-        s_out, default_out = _ood_scores(y_proba_out, uncertainty_out, "out")
+    s_in, default_in = _ood_scores(y_proba_in, uncertainty_in, "in", xp, device)
+    s_out, default_out = _ood_scores(y_proba_out, uncertainty_out, "out", xp, device)
     # one side's uncertainty given, the other's the default: compare with the value of
     # the default, 1 - confidence (-confidence ranks the same only against itself)
     if default_in and not default_out:
         s_in = s_in + 1.0
     elif default_out and not default_in:
         s_out = s_out + 1.0
-    if xp is not None:
-        n_in, n_out = s_in.shape[0], s_out.shape[0]
-        sw = None
-        if sample_weight_in is not None or sample_weight_out is not None:
-            w_in, w_out = (
-                _check_sample_weight_xp(
-                    1.0 if w is None else w, n, xp, device, s_in.dtype, name=name
-                )
-                for w, n, name in [
-                    (sample_weight_in, n_in, "sample_weight_in"),
-                    (sample_weight_out, n_out, "sample_weight_out"),
-                ]
-            )
-            sw = xp.concat([w_in, w_out])
-        y = xp.concat(
-            [
-                xp.zeros(n_in, dtype=xp.bool, device=device),
-                xp.ones(n_out, dtype=xp.bool, device=device),
-            ]
-        )
-        r = _ranked_xp(xp.concat([s_in, s_out]), False, y, sw, xp, device)
-        return _auc_xp(curve, r, what)
+    n_in, n_out = s_in.shape[0], s_out.shape[0]
     sw = None
     if sample_weight_in is not None or sample_weight_out is not None:
-        w_in = check_sample_weight(
-            1.0 if sample_weight_in is None else sample_weight_in,
-            s_in.shape[0],
-            "sample_weight_in",
+        w_in, w_out = (
+            check_sample_weight(
+                1.0 if w is None else w, n, name, xp=xp, device=device, dtype=s_in.dtype
+            )
+            for w, n, name in [
+                (sample_weight_in, n_in, "sample_weight_in"),
+                (sample_weight_out, n_out, "sample_weight_out"),
+            ]
         )
-        w_out = check_sample_weight(
-            1.0 if sample_weight_out is None else sample_weight_out,
-            s_out.shape[0],
-            "sample_weight_out",
-        )
-        sw = np.concatenate((w_in, w_out))
-    y = np.concatenate((np.zeros(s_in.shape[0], bool), np.ones(s_out.shape[0], bool)))
-    return _auc(curve, y, np.concatenate((s_in, s_out)), sw, what)
+        sw = xp.concat([w_in, w_out])
+    y = xp.concat(
+        [
+            xp.zeros(n_in, dtype=xp.bool, device=device),
+            xp.ones(n_out, dtype=xp.bool, device=device),
+        ]
+    )
+    r = _ranked(xp.concat([s_in, s_out]), False, y, sw, xp, device)
+    return _auc(curve, r, what)

@@ -37,8 +37,12 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d,
 from .._core._array_api import (
     float_dtype,
     get_namespace_and_device,
+    into,
+    is_numpy_namespace,
     max_float_dtype,
+    namespace_and_device,
     to_numpy,
+    work_array,
 )
 from .._core._validation import (
     PROBA_TOLERANCE,
@@ -67,6 +71,23 @@ INPUT_OPTIONS = ("auto", "proba", "logits")
 #: Rows per chunk of the chunked passes: about 2 MiB of input per chunk.
 SCAN_CHUNK_BYTES = 1 << 21
 
+#: Bytes of input per chunk off the CPU (a GPU): large chunks (few kernel launches) that
+#: still bound the temporaries of a pass.  On a CPU (numpy, PyTorch CPU) the chunks of
+#: ``SCAN_CHUNK_BYTES``, whose temporaries stay in the cache, are several times faster.
+XP_CHUNK_BYTES = 1 << 26
+
+
+def row_chunks(n, k, dtype, xp, device, cpu_bytes=None, device_bytes=None):
+    """``(start, stop)`` chunks of the rows of an ``(n, k)`` array of ``dtype`` in the
+    namespace ``xp`` on ``device``: ``cpu_bytes`` (:data:`SCAN_CHUNK_BYTES`) each on the
+    CPU, ``device_bytes`` (:data:`XP_CHUNK_BYTES`) on another device."""
+    if "cpu" in str(device).lower():
+        chunk = SCAN_CHUNK_BYTES if cpu_bytes is None else cpu_bytes
+    else:
+        chunk = XP_CHUNK_BYTES if device_bytes is None else device_bytes
+    rows = max(1, chunk // max(1, k * (xp.finfo(dtype).bits // 8)))
+    return [(start, min(n, start + rows)) for start in range(0, n, rows)]
+
 
 @dataclass
 class FitData:
@@ -84,9 +105,10 @@ class FitData:
     n_classes : int
     row_max : ndarray or None
         Row maxima of ``Z`` when they are known from the validation pass.
-    xp, device : namespace and device, or None
-        Of ``Z``, ``y``, ``sample_weight`` and ``row_max`` when they are arrays of an
-        array API namespace (``array_api_dispatch=True``); None for numpy arrays.
+    xp, device : namespace and device
+        Of ``Z``, ``y``, ``sample_weight`` and ``row_max``: numpy's array API namespace
+        and ``"cpu"`` for numpy arrays, else the namespace of the input
+        (``array_api_dispatch=True``).
     """
 
     Z: np.ndarray
@@ -108,50 +130,51 @@ class ScanResult:
         self.sums_to_one = sums_to_one
 
 
-def _raise_nonfinite(X, start, stop):
-    c = X[start:stop]
-    idx = [int(i) for i in np.argwhere(~np.isfinite(c))[0]]
-    idx[0] += start
+def _raise_nonfinite(X, xp):
+    """Raise the ValueError that names the first NaN or infinity of ``X`` (row-major)."""
+    bad = ~xp.isfinite(X)
+    if X.ndim == 1:
+        idx = [int(xp.argmax(xp.astype(bad, xp.int8)))]
+    else:
+        row = int(xp.argmax(xp.astype(xp.any(bad, axis=1), xp.int8)))
+        idx = [row, int(xp.argmax(xp.astype(bad[row, :], xp.int8)))]
     v = float(X[tuple(idx)])
-    kind = "NaN" if np.isnan(v) else "infinity"
+    kind = "NaN" if v != v else "infinity"
     raise ValueError(f"X contains {kind} (first at index {', '.join(map(str, idx))})")
 
 
-def scan_rows(X):
+def scan_rows(X, xp=None, device=None):
     """One chunked pass over ``X`` (1-D or 2-D): finiteness, min, max, row maxima and
     whether every row sums to 1 within :data:`PROBA_TOLERANCE`.
 
-    A row holding NaN or infinity has no finite sum, so the row sums rule them out;
-    a ValueError names the first one.
+    In the namespace of ``X`` (``xp``, ``device``; by default those of ``X``): the row
+    maxima stay there, the other facts reach the host in one transfer.  A row holding
+    NaN or infinity has no finite sum, so the row sums rule them out; a ValueError
+    names the first one.
     """
-    n = X.shape[0]
-    if X.ndim == 1:
-        with np.errstate(all="ignore"):
-            s = X.sum()
-        if not np.isfinite(s):
-            for start, stop in iter_row_chunks(n, X.itemsize, SCAN_CHUNK_BYTES):
-                if not np.isfinite(X[start:stop]).all():
-                    _raise_nonfinite(X, start, stop)
-        return ScanResult(None, float(X.min()), float(X.max()), False)
-    k = X.shape[1]
-    row_max = np.empty(n, dtype=X.dtype)
-    lo, hi, ok = np.inf, -np.inf, True
-    for start, stop in iter_row_chunks(n, k * X.itemsize, SCAN_CHUNK_BYTES):
-        c = X[start:stop]
-        with np.errstate(all="ignore"):
-            rs = c.sum(axis=1)  # (a BLAS matrix-vector product is slower here)
-        if not np.isfinite(rs).all():
-            if not np.isfinite(c).all():
-                _raise_nonfinite(X, start, stop)
-            # finite entries whose sum overflows: not probabilities
-            ok = False
-        np.max(c, axis=1, out=row_max[start:stop])
-        lo = min(lo, float(c.min()))
-        hi = max(hi, float(row_max[start:stop].max()))
-        if ok:
-            with np.errstate(all="ignore"):
-                ok = bool(np.abs(rs - 1).max() <= PROBA_TOLERANCE)
-    return ScanResult(row_max, lo, hi, ok)
+    if xp is None:
+        xp, device = namespace_and_device(X)
+    with np.errstate(all="ignore"):  # finite entries whose sum overflows: no probabilities
+        if X.ndim == 1:
+            facts = to_numpy(xp.stack([xp.sum(X), xp.min(X), xp.max(X)]), xp)
+            if not np.isfinite(facts[0]) and not bool(xp.all(xp.isfinite(X))):
+                _raise_nonfinite(X, xp)
+            return ScanResult(None, float(facts[1]), float(facts[2]), False)
+        n, k = X.shape
+        maxima, facts = [], []
+        for start, stop in row_chunks(n, k, X.dtype, xp, device):
+            c = X[start:stop, :]
+            m = xp.max(c, axis=1)  # (a BLAS matrix-vector product is slower for the sums)
+            dev = xp.max(xp.abs(xp.sum(c, axis=1) - 1))
+            maxima.append(m)
+            facts.append(xp.stack([dev, xp.min(c), xp.max(m)]))
+        row_max = maxima[0] if len(maxima) == 1 else xp.concat(maxima)
+        facts = to_numpy(xp.stack(facts), xp)
+        dev = float(np.max(facts[:, 0]))
+    if not np.isfinite(dev) and not bool(xp.all(xp.isfinite(X))):
+        _raise_nonfinite(X, xp)  # else: finite entries whose sum overflows
+    ok = bool(dev <= PROBA_TOLERANCE)
+    return ScanResult(row_max, float(np.min(facts[:, 1])), float(np.max(facts[:, 2])), ok)
 
 
 def _raise_ambiguous(X):
@@ -185,41 +208,43 @@ def check_proba(X, scan, why, xp=None):
     only to find the bad entry."""
     if _looks_like_proba(X, scan):
         return
-    if xp is not None:
-        X = to_numpy(X, xp)
+    X = to_numpy(X, xp)
     try:
         check_proba_values(X, name="X", tolerance=row_sum_tolerance(X.dtype))
     except ValueError as exc:
         raise ValueError(f"{exc} ({why})") from None
 
 
-def log_proba(P):
+def log_proba(P, xp=None, device=None):
     """``log P`` with ``P`` clipped below at the machine epsilon of its dtype (as
     :func:`skcalib.metrics.negative_log_likelihood` clips): probabilities as logits (one
-    array of the size of ``P``).  Probabilities that underflowed to 0 then get a finite
-    logit, ``log(eps)`` (about -36 in float64, -16 in float32)."""
-    out = np.maximum(P, np.finfo(P.dtype).eps)
-    np.log(out, out=out)
-    return out
+    array of the size of ``P`` where the namespace writes in place, as numpy).
+    Probabilities that underflowed to 0 then get a finite logit, ``log(eps)`` (about -36
+    in float64, -16 in float32)."""
+    if xp is None:
+        xp, device = namespace_and_device(P)
+    eps = xp.asarray(xp.finfo(P.dtype).eps, dtype=P.dtype, device=device)
+    out = work_array(P.shape, P.dtype, xp, device)
+    return into(out, xp.log, into(out, xp.maximum, P, eps))
 
 
-def proba_to_logits(P):
-    """Logits ``(n, k)``, ``k >= 2``, of probabilities (1-D: the positive class)."""
+def proba_to_logits(P, xp=None, device=None):
+    """Logits ``(n, k)``, ``k >= 2``, of probabilities (1-D: the positive class), in
+    the namespace of ``P``."""
+    if xp is None:
+        xp, device = namespace_and_device(P)
     if P.ndim == 1:
-        out = np.empty((P.shape[0], 2), dtype=P.dtype)
-        out[:, 1] = P
-        out[:, 0] = 1 - P
-        return log_proba(out)
-    return log_proba(P)
+        P = xp.stack([1 - P, P], axis=1)
+    return log_proba(P, xp, device)
 
 
-def logits_2d(Z):
+def logits_2d(Z, xp=None):
     """``(n, k)`` logits with ``k >= 2``; a 1-D log-odds ``d`` becomes ``[0, d]``."""
     if Z.ndim == 2:
         return Z
-    out = np.zeros((Z.shape[0], 2), dtype=Z.dtype)
-    out[:, 1] = Z
-    return out
+    if xp is None:
+        xp, _ = namespace_and_device(Z)
+    return xp.stack([xp.zeros_like(Z), Z], axis=1)
 
 
 def softmax_rows(Z, out=None):
@@ -360,55 +385,13 @@ def to_host(a):
     return detach(a) if xp is None else to_numpy(a, xp)
 
 
-def _raise_nonfinite_xp(X, xp):
-    bad = ~xp.isfinite(X)
-    if X.ndim == 1:
-        idx = [int(xp.argmax(xp.astype(bad, xp.int8)))]
-    else:
-        row = int(xp.argmax(xp.astype(xp.any(bad, axis=1), xp.int8)))
-        idx = [row, int(xp.argmax(xp.astype(bad[row, :], xp.int8)))]
-    v = float(X[tuple(idx)])
-    kind = "NaN" if v != v else "infinity"
-    raise ValueError(f"X contains {kind} (first at index {', '.join(map(str, idx))})")
-
-
-def scan_rows_xp(X, xp):
-    """:func:`scan_rows` in the namespace of ``X``: its facts reach the host in one
-    transfer of four numbers (row maxima stay on the device)."""
-    if X.ndim == 1:
-        facts = to_numpy(xp.stack([xp.sum(X), xp.min(X), xp.max(X)]), xp)
-        if not np.isfinite(facts[0]) and not bool(xp.all(xp.isfinite(X))):
-            _raise_nonfinite_xp(X, xp)
-        return ScanResult(None, float(facts[1]), float(facts[2]), False)
-    rs = xp.sum(X, axis=1)
-    row_max = xp.max(X, axis=1)
-    facts = to_numpy(xp.stack([xp.max(xp.abs(rs - 1)), xp.min(X), xp.max(row_max)]), xp)
-    ok = bool(facts[0] <= PROBA_TOLERANCE)
-    if not np.isfinite(facts[0]) and not bool(xp.all(xp.isfinite(X))):
-        _raise_nonfinite_xp(X, xp)  # else: finite entries whose sum overflows
-    return ScanResult(row_max, float(facts[1]), float(facts[2]), ok)
-
-
-def proba_to_logits_xp(P, xp):
-    """:func:`proba_to_logits` in the namespace of ``P``."""
-    if P.ndim == 1:
-        P = xp.stack([1 - P, P], axis=1)
-    eps = xp.asarray(xp.finfo(P.dtype).eps, dtype=P.dtype, device=P.device)
-    return xp.log(xp.where(P < eps, eps, P))
-
-
-def logits_2d_xp(Z, xp):
-    """:func:`logits_2d` in the namespace of ``Z``."""
-    return Z if Z.ndim == 2 else xp.stack([xp.zeros_like(Z), Z], axis=1)
-
-
 class BaseCalibrator(ClassifierMixin, BaseEstimator):
     """Common machinery of the calibrators: validation, input types, predict.
 
     Subclasses set ``_native`` (``"logits"``, ``"proba"``, or ``"scores"``: ``X`` as
     given, whatever ``input`` says it is) and implement ``_fit(data)`` and
-    ``_predict_native(Z)`` (returning ``(n, n_classes)`` probabilities in the dtype of
-    ``Z``).
+    ``_predict_native(Z)`` (returning ``(n, n_classes)`` probabilities in the dtype,
+    and for an array API calibrator the namespace and device, of ``Z``).
     """
 
     _parameter_constraints: dict = {
@@ -417,40 +400,41 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
     }
     _native = "logits"
     #: whether the calibrator computes in the namespace of array API inputs (set by
-    #: the logit calibrators that implement ``_fit`` and ``_predict_native_xp`` for
-    #: ``FitData.xp``); the others convert such inputs to numpy
+    #: the logit calibrators whose ``_fit`` and ``_predict_native`` are written against
+    #: ``FitData.xp`` / the namespace of ``Z``); the others convert such inputs to numpy
     _array_api = False
 
     def _namespace(self, X):
-        """``(xp, device)`` of ``X`` for the array API path, ``(None, None)`` for numpy."""
+        """``(xp, device)`` in which ``X`` is computed: its own namespace and device for a
+        calibrator that supports the array API, numpy's namespace (``X`` converted to
+        numpy) otherwise and for numpy input."""
         if not self._array_api:
-            return None, None
-        return get_namespace_and_device(X)
+            return namespace_and_device()
+        return namespace_and_device(X)
 
     # ----------------------------------------------------------------------------------
     # validation
     # ----------------------------------------------------------------------------------
 
-    def _validated_array(self, X, *, reset):
-        X = detach(X)
-        if _ndim(X) == 1:  # a 1-D X is one column (binary positive class)
-            X = np.asarray(X).reshape(-1, 1)
-        X = validate_data(
-            self,
-            X,
-            reset=reset,
-            dtype=[np.float64, np.float32],
-            ensure_all_finite=False,
-            ensure_min_samples=1,
-        )
-        if X.shape[1] == 1:
-            X = X[:, 0]
-        return X
-
-    def _validated_array_xp(self, X, xp, device, *, reset):
-        """:meth:`_validated_array` for an array of the namespace ``xp``: kept on its
+    def _validated_array(self, X, xp, device, *, reset):
+        """``X`` validated in the namespace ``xp`` (:meth:`_namespace`), float32 or
+        float64, 1-D for one column.  Host array-likes (lists, pandas, numpy) go through
+        scikit-learn's ``validate_data``; an array of another namespace stays on its
         device, in its float dtype (integers and bools: the largest float dtype of the
-        device)."""
+        device), with the same shape checks."""
+        if is_numpy_namespace(xp):
+            X = detach(X)
+            if _ndim(X) == 1:  # a 1-D X is one column (binary positive class)
+                X = np.asarray(X).reshape(-1, 1)
+            X = validate_data(
+                self,
+                X,
+                reset=reset,
+                dtype=[np.float64, np.float32],
+                ensure_all_finite=False,
+                ensure_min_samples=1,
+            )
+            return X[:, 0] if X.shape[1] == 1 else X
         X = _detach_graph(X)
         name = type(self).__name__
         if X.ndim not in (1, 2):
@@ -472,16 +456,14 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         )
         return X
 
-    def _read_xp(self, X, input_type, xp):
-        """:meth:`_read` in the namespace of ``X`` (logit calibrators)."""
-        return proba_to_logits_xp(X, xp) if input_type == "proba" else logits_2d_xp(X, xp)
-
-    def _read(self, X, input_type):
+    def _read(self, X, input_type, xp=None, device=None):
         """``X`` (validated array, checked for its ``input_type``) in the native form."""
         if self._native == "scores":
             return X
         if self._native == "logits":
-            return proba_to_logits(X) if input_type == "proba" else logits_2d(X)
+            if input_type == "proba":
+                return proba_to_logits(X, xp, device)
+            return logits_2d(X, xp)
         P = logits_to_proba(X) if input_type == "logits" else X
         if P.ndim == 2 and P.shape[1] == 2:
             return P if self._keep_binary_2d else binary_positive(P)
@@ -539,12 +521,9 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
             )
         xp, device = self._namespace(X)
-        if xp is None:
-            X = self._validated_array(X, reset=True)
-            scan = scan_rows(X)
-        else:
-            X = self._validated_array_xp(X, xp, device, reset=True)
-            scan = scan_rows_xp(X, xp)
+        X = self._validated_array(X, xp, device, reset=True)
+        scan = scan_rows(X, xp, device)
+        if not is_numpy_namespace(xp):
             # n labels and weights: checked on the host, moved to the device below
             y, sample_weight = to_host(y), to_host(sample_weight)
         y_arr = check_targets(y)
@@ -556,7 +535,7 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         if self.input == "auto":
             input_type = "proba" if _looks_like_proba(X, scan) else "logits"
             if input_type == "logits" and X.ndim == 2 and scan.lo >= 0 and scan.hi <= 1:
-                _raise_ambiguous(X if xp is None else to_numpy(X, xp))
+                _raise_ambiguous(to_numpy(X, xp))
         else:
             input_type = self.input
         if input_type == "proba":
@@ -579,14 +558,10 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         )
         self.classes_ = classes
         self.input_type_ = input_type
-        y_idx = np.asarray(data.y).astype(np.intp, copy=False)
-        if xp is None:
-            Z = self._read(X, input_type)
-        else:
-            Z = self._read_xp(X, input_type, xp)
-            y_idx = xp.asarray(y_idx, device=device)
-            if sw is not None:
-                sw = xp.asarray(sw, dtype=max_float_dtype(xp, device), device=device)
+        y_idx = xp.asarray(np.asarray(data.y).astype(np.intp, copy=False), device=device)
+        if sw is not None:
+            sw = xp.asarray(sw, dtype=max_float_dtype(xp, device), device=device)
+        Z = self._read(X, input_type, xp, device)
         row_max = scan.row_max if Z is X and X.ndim == 2 else None
         return FitData(
             Z=Z,
@@ -598,28 +573,20 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             device=device,
         )
 
-    def _validate_predict(self, X, xp=None, device=None):
+    def _validate_predict(self, X, xp, device):
         check_is_fitted(self)
-        if xp is None:
-            X = detach(X)
         if _ndim(X) == 1 and self.n_features_in_ != 1:
             raise ValueError(
                 f"X is 1-D but {type(self).__name__} was fitted on {self.n_features_in_} "
                 f"columns (one per class). Reshape your data to (n_samples, "
                 f"{self.n_features_in_})"
             )
-        if xp is None:
-            X = self._validated_array(X, reset=False)
-            scan = scan_rows(X)  # finiteness
-        else:
-            X = self._validated_array_xp(X, xp, device, reset=False)
-            scan = scan_rows_xp(X, xp)
+        X = self._validated_array(X, xp, device, reset=False)
+        scan = scan_rows(X, xp, device)  # finiteness
         if self.input_type_ == "proba":
             why = f"{type(self).__name__} was fitted on probabilities (input_type_='proba')"
             check_proba(X, scan, why, xp)
-        if xp is None:
-            return self._read(X, self.input_type_)
-        return self._read_xp(X, self.input_type_, xp)
+        return self._read(X, self.input_type_, xp, device)
 
     # ----------------------------------------------------------------------------------
     # the estimator API
@@ -666,10 +633,7 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
             the array API (``array_api_support`` tag).
         """
         xp, device = self._namespace(X)
-        Z = self._validate_predict(X, xp, device)
-        if xp is None:
-            return self._predict_native(Z)
-        return self._predict_native_xp(Z, xp, device)
+        return self._predict_native(self._validate_predict(X, xp, device))
 
     def predict(self, X):
         """The class of highest calibrated probability.
@@ -687,8 +651,6 @@ class BaseCalibrator(ClassifierMixin, BaseEstimator):
         """
         proba = self.predict_proba(X)
         xp, device = self._namespace(proba)
-        if xp is None:
-            return self.classes_[np.argmax(proba, axis=1)]
         idx = xp.argmax(proba, axis=1)
         classes = self.classes_
         if classes.dtype.kind not in "biuf":  # strings, objects: no device holds them

@@ -13,13 +13,15 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._core._array_api import (
     get_namespace_and_device,
+    into,
     max_float_dtype,
+    namespace_and_device,
     namespace_name,
-    numpy_namespace,
     to_numpy,
+    work_array,
 )
 from ..utils._sklearn_compat import Interval
-from ._base import BaseCalibrator, detach, softmax_rows
+from ._base import BaseCalibrator, detach
 from ._temperature import _xp_row_chunks
 
 __all__ = ["MatrixScaling", "VectorScaling"]
@@ -169,8 +171,7 @@ class _AffineScaling(BaseCalibrator):
     def _fit(self, data):
         alpha = float(self.alpha)
         n, k = data.Z.shape
-        # numpy input runs the same code, in numpy's array API namespace
-        xp, device = (numpy_namespace(), "cpu") if data.xp is None else (data.xp, data.device)
+        xp, device = data.xp, data.device  # numpy's array API namespace for numpy input
         fun, hessp = self._problem(data.Z, data.y, data.sample_weight, alpha, xp, device)
         tol = _TOLERANCES["float32" if max_float_dtype(xp, device) == xp.float32 else "float64"]
         res = minimize(
@@ -219,34 +220,38 @@ class _AffineScaling(BaseCalibrator):
         else:
             V = theta.reshape(k, k + 1)
             coef, intercept = V[:, :k].copy(), V[:, k].copy()
-        if data.xp is not None:  # fitted arrays follow X, as scikit-learn's estimators do
-            host_dtype = np.float32 if max_float_dtype(xp, device) == xp.float32 else np.float64
-            coef, intercept = (
-                xp.asarray(a.astype(host_dtype), device=device) for a in (coef, intercept)
-            )
+        # fitted arrays follow X (numpy arrays for numpy input), as scikit-learn's
+        # estimators do
+        host_dtype = np.float32 if max_float_dtype(xp, device) == xp.float32 else np.float64
+        coef, intercept = (
+            xp.asarray(a.astype(host_dtype), device=device) for a in (coef, intercept)
+        )
         self.coef_, self.intercept_ = coef, intercept
         self.n_iter_ = n_iter
 
     def _predict_native(self, Z):
-        W = _on_host(self.coef_).astype(Z.dtype)
-        b = _on_host(self.intercept_).astype(Z.dtype)
-        S = Z * W + b if self._diagonal else Z @ W.T + b
-        return softmax_rows(S, out=S)
-
-    def _predict_native_xp(self, Z, xp, device):
-        # computed in the widest float of the device, as the fit, and returned in the
-        # dtype of Z: a float32 matrix product on a GPU may run at reduced precision
-        # (JAX's default on NVIDIA GPUs is TF32, about 1e-3 relative)
+        # computed in the widest float of the device, as the fit, chunk by chunk, and
+        # returned in the dtype of Z (no float64 copy of float32 logits): a float32
+        # matrix product on a GPU may run at reduced precision (JAX's default on NVIDIA
+        # GPUs is TF32, about 1e-3 relative)
+        xp, device = namespace_and_device(Z)
         top = max_float_dtype(xp, device)
         W = _in_namespace(self.coef_, xp, device, top)
         b = _in_namespace(self.intercept_, xp, device, top)
         n, k = Z.shape
-        parts = []  # concatenated, not written into an array: JAX arrays are immutable
+        # written into the output where the namespace writes in place (numpy), else
+        # concatenated (JAX arrays are immutable)
+        out = work_array(Z.shape, Z.dtype, xp, device)
+        parts = []
         for start, stop in _xp_row_chunks(n, k, top, xp, device):
-            c = xp.astype(Z[start:stop, :], top)
+            c = xp.astype(Z[start:stop, :], top, copy=False)
             S = c * W + b if self._diagonal else c @ W.T + b
             S = xp.exp(S - xp.max(S, axis=1, keepdims=True))
-            parts.append(xp.astype(S / xp.sum(S, axis=1, keepdims=True), Z.dtype))
+            o = None if out is None else out[start:stop, :]
+            P = into(o, xp.divide, S, xp.sum(S, axis=1, keepdims=True))  # o: in its dtype
+            parts.append(xp.astype(P, Z.dtype, copy=False))
+        if out is not None:
+            return out
         return parts[0] if len(parts) == 1 else xp.concat(parts, axis=0)
 
 

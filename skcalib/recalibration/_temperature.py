@@ -10,16 +10,22 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
-from .._core._array_api import max_float_dtype, to_numpy
-from .._core._validation import iter_row_chunks
+from .._core._array_api import (
+    into,
+    max_float_dtype,
+    namespace_and_device,
+    row_dot,
+    take_along_rows,
+    to_numpy,
+    work_array,
+)
 from ..utils._sklearn_compat import Interval, StrOptions
-from ._base import SCAN_CHUNK_BYTES, BaseCalibrator, softmax_rows
+from ._base import SCAN_CHUNK_BYTES, XP_CHUNK_BYTES, BaseCalibrator, row_chunks, softmax_rows
 
 __all__ = [
     "EnsembleTemperatureScaling",
     "TemperatureScaling",
     "fit_temperature",
-    "fit_temperature_xp",
 ]
 
 #: The temperature is searched in ``[MIN_TEMPERATURE, MAX_TEMPERATURE]``.
@@ -27,51 +33,13 @@ MIN_TEMPERATURE = 1e-4
 MAX_TEMPERATURE = 1e4
 
 
-def _nll_derivatives(Z, row_max, true_gap, beta, sw, bufs):
-    """Weighted sums over rows of the NLL of ``softmax(beta * Z)`` and of its first and
-    second derivatives in ``beta``, in one chunked pass over ``Z``.
-
-    With ``u = z - max(z)`` (so that ``exp(beta * u) <= 1`` never overflows),
-    ``s_j = sum(exp(beta * u) * u**j)``, and ``true_gap = z_y - max(z)``:
-
-    * ``nll = log s_0 - beta * true_gap``
-    * ``d nll / d beta = s_1 / s_0 - true_gap`` (mean of ``u`` under the softmax)
-    * ``d2 nll / d beta2 = s_2 / s_0 - (s_1 / s_0)**2`` (its variance, >= 0)
-    """
-    n, k = Z.shape
-    u_buf, e_buf = bufs
-    beta_d = Z.dtype.type(beta)
-    loss = grad = hess = 0.0
-    for start, stop in iter_row_chunks(n, k * Z.itemsize, SCAN_CHUNK_BYTES):
-        m = stop - start
-        u, e = u_buf[:m], e_buf[:m]
-        np.subtract(Z[start:stop], row_max[start:stop, None], out=u)
-        np.multiply(u, beta_d, out=e)
-        np.exp(e, out=e)
-        # row sums in the input dtype (a float32 einsum with a float64 accumulator
-        # would cast every element), combined in float64
-        s0 = e.sum(axis=1).astype(np.float64)
-        s1 = np.einsum("ij,ij->i", e, u).astype(np.float64)
-        np.multiply(e, u, out=e)
-        s2 = np.einsum("ij,ij->i", e, u).astype(np.float64)
-        mean = s1 / s0
-        var = s2 / s0 - mean * mean
-        np.maximum(var, 0.0, out=var)
-        li = np.log(s0) - beta * true_gap[start:stop]
-        gi = mean - true_gap[start:stop]
-        if sw is None:
-            loss += li.sum()
-            grad += gi.sum()
-            hess += var.sum()
-        else:
-            w = sw[start:stop]
-            loss += li @ w
-            grad += gi @ w
-            hess += var @ w
-    return loss, grad, hess
+def _xp_row_chunks(n, k, dtype, xp, device):
+    """:func:`~skcalib.recalibration._base.row_chunks` of the passes of this module
+    (the chunk sizes of its ``SCAN_CHUNK_BYTES`` and ``XP_CHUNK_BYTES``)."""
+    return row_chunks(n, k, dtype, xp, device, SCAN_CHUNK_BYTES, XP_CHUNK_BYTES)
 
 
-def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
+def fit_temperature(Z, y, sample_weight=None, *, xp=None, device=None, row_max=None, max_iter=100):
     """Temperature minimising the weighted NLL of ``softmax(Z / T)``.
 
     A safeguarded Newton iteration on ``beta = 1 / T``, in which the NLL is convex:
@@ -79,6 +47,19 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
     derivatives together; a step leaving the bracket ``[lo, hi]`` known to hold the
     minimum is replaced by a step to the untried end of ``[1 / MAX_TEMPERATURE,
     1 / MIN_TEMPERATURE]`` or by a geometric bisection.
+
+    Every pass over ``Z`` runs in its namespace ``xp`` and on its ``device`` (by default
+    those of ``Z``; numpy's array API namespace for numpy input), in chunks of rows and
+    in the dtype of ``Z`` (float32 logits are never copied to float64); the row sums
+    are combined in float64 (float32 on a device without float64) and three numbers
+    per pass reach the host, where the scalar iteration runs.
+
+    With ``u = z - max(z)`` (so that ``exp(beta * u) <= 1`` never overflows),
+    ``s_j = sum(exp(beta * u) * u**j)``, and ``true_gap = z_y - max(z)``:
+
+    * ``nll = log s_0 - beta * true_gap``
+    * ``d nll / d beta = s_1 / s_0 - true_gap`` (mean of ``u`` under the softmax)
+    * ``d2 nll / d beta2 = s_2 / s_0 - (s_1 / s_0)**2`` (its variance, >= 0)
 
     Returns
     -------
@@ -89,71 +70,35 @@ def fit_temperature(Z, y, sample_weight=None, *, row_max=None, max_iter=100):
         Which bound of the temperature stopped the iteration, if one did
         (``"max_iter"``: the iteration ran out of steps before converging).
     """
-    n, k = Z.shape
-    if row_max is None:
-        row_max = np.empty(n, dtype=Z.dtype)
-        for start, stop in iter_row_chunks(n, k * Z.itemsize, SCAN_CHUNK_BYTES):
-            np.max(Z[start:stop], axis=1, out=row_max[start:stop])
-    true_gap = Z[np.arange(n), y].astype(np.float64) - row_max
-    total = float(n if sample_weight is None else sample_weight.sum())
-    rows = min(n, max(1, SCAN_CHUNK_BYTES // max(1, k * Z.itemsize)))
-    bufs = (np.empty((rows, k), dtype=Z.dtype), np.empty((rows, k), dtype=Z.dtype))
-    positive = true_gap if sample_weight is None else true_gap[sample_weight > 0]
-    return _newton_temperature(
-        lambda beta: _nll_derivatives(Z, row_max, true_gap, beta, sample_weight, bufs),
-        has_gap=bool(positive.any()),
-        total=total,
-        xtol=float(np.sqrt(np.finfo(Z.dtype).eps)),
-        max_iter=max_iter,
-    )
-
-
-#: Bytes of logits per chunk on the array API path off the CPU: large chunks (few
-#: kernel launches on a GPU) that still bound the temporaries of a pass.  On a CPU
-#: device the chunks of the numpy path (``SCAN_CHUNK_BYTES``), whose temporaries stay
-#: in the cache, are several times faster.
-XP_CHUNK_BYTES = 1 << 26
-
-
-def _xp_row_chunks(n, k, dtype, xp, device):
-    chunk = SCAN_CHUNK_BYTES if "cpu" in str(device).lower() else XP_CHUNK_BYTES
-    rows = max(1, chunk // max(1, k * (xp.finfo(dtype).bits // 8)))
-    return [(start, min(n, start + rows)) for start in range(0, n, rows)]
-
-
-def fit_temperature_xp(Z, y, sample_weight, xp, device, *, row_max=None, max_iter=100):
-    """:func:`fit_temperature` on logits of the array API namespace ``xp``.
-
-    The same Newton iteration: every pass over ``Z`` runs in ``xp`` on the device of
-    ``Z`` (in its dtype, the row sums combined in float64, or in float32 on a device
-    without float64) and brings three numbers to the host, where the scalar
-    iteration runs.
-    """
+    if xp is None:
+        xp, device = namespace_and_device(Z)
     n, k = Z.shape
     top = max_float_dtype(xp, device)
     chunks = _xp_row_chunks(n, k, Z.dtype, xp, device)
     if row_max is None:
         row_max = xp.max(Z, axis=1)
-    cols = xp.arange(k, device=device)
-    gaps = []
-    for start, stop in chunks:  # z_y - max(z), by a one-hot mask (exact)
-        c = Z[start:stop, :]
-        hit = xp.reshape(y[start:stop], (-1, 1)) == xp.reshape(cols, (1, -1))
-        gaps.append(xp.sum(xp.where(hit, c, xp.zeros_like(c)), axis=1))
-    true_gap = xp.astype(xp.concat(gaps), top) - xp.astype(row_max, top)
+    true_gap = xp.astype(take_along_rows(Z, y, xp), top) - xp.astype(row_max, top)
     sw = sample_weight
     gap_seen = true_gap != 0 if sw is None else (true_gap != 0) & (sw > 0)
     zero = xp.zeros((), dtype=top, device=device)
+    # the chunk-sized temporaries, reused by every pass where the namespace writes in place
+    rows = chunks[0][1]
+    bufs = [work_array((rows, k), Z.dtype, xp, device) for _ in range(2)]
 
     def derivatives(beta):
+        beta_z = xp.asarray(beta, dtype=Z.dtype, device=device)
         sums = xp.zeros(3, dtype=top, device=device)
         for start, stop in chunks:
-            u = Z[start:stop, :] - xp.reshape(row_max[start:stop], (-1, 1))
-            e = xp.exp(u * beta)
+            u_buf, e_buf = (None if b is None else b[: stop - start, :] for b in bufs)
+            col_max = xp.reshape(row_max[start:stop], (-1, 1))
+            u = into(u_buf, xp.subtract, Z[start:stop, :], col_max)
+            e = into(e_buf, xp.exp, into(e_buf, xp.multiply, u, beta_z))
+            # row sums in the dtype of Z (a float32 sum with a float64 accumulator would
+            # cast every element), combined in the widest float
             s0 = xp.astype(xp.sum(e, axis=1), top)
-            e = e * u
-            s1 = xp.astype(xp.sum(e, axis=1), top)
-            s2 = xp.astype(xp.sum(e * u, axis=1), top)
+            s1 = xp.astype(row_dot(e, u, xp), top)
+            e = into(e_buf, xp.multiply, e, u)
+            s2 = xp.astype(row_dot(e, u, xp), top)
             mean = s1 / s0
             var = s2 / s0 - mean * mean
             var = xp.where(var < 0, zero, var)
@@ -263,29 +208,27 @@ def _warn_bound(at_bound, name):
         )
 
 
-def scaled_softmax(Z, temperature):
-    """``softmax(Z / T)`` in the dtype of ``Z`` (chunked)."""
-    beta = Z.dtype.type(1.0 / temperature)
-    out = np.empty(Z.shape, dtype=Z.dtype)
+def scaled_softmax(Z, temperature, xp=None, device=None):
+    """``softmax(Z / T)`` in the dtype, the namespace and on the device of ``Z``
+    (chunked).
+
+    Where the namespace writes in place (numpy) the chunks are computed in the output
+    array; elsewhere they are concatenated (JAX arrays do not support item
+    assignment)."""
+    if xp is None:
+        xp, device = namespace_and_device(Z)
+    beta = xp.asarray(1.0 / temperature, dtype=Z.dtype, device=device)
     n, k = Z.shape
-    for start, stop in iter_row_chunks(n, k * Z.itemsize, SCAN_CHUNK_BYTES):
-        c = out[start:stop]
-        np.multiply(Z[start:stop], beta, out=c)
-    return softmax_rows(out, out=out)
-
-
-def scaled_softmax_xp(Z, temperature, xp, device):
-    """:func:`scaled_softmax` in the namespace and on the device of ``Z``.
-
-    The chunks are concatenated rather than written into a preallocated array: JAX
-    arrays do not support item assignment."""
-    beta = 1.0 / temperature
-    n, k = Z.shape
+    out = work_array(Z.shape, Z.dtype, xp, device)
     parts = []
     for start, stop in _xp_row_chunks(n, k, Z.dtype, xp, device):
-        c = Z[start:stop, :] * beta
-        c = xp.exp(c - xp.max(c, axis=1, keepdims=True))
-        parts.append(c / xp.sum(c, axis=1, keepdims=True))
+        o = None if out is None else out[start:stop, :]
+        c = into(o, xp.multiply, Z[start:stop, :], beta)
+        c = into(o, xp.subtract, c, xp.max(c, axis=1, keepdims=True))
+        c = into(o, xp.exp, c)
+        parts.append(into(o, xp.divide, c, xp.sum(c, axis=1, keepdims=True)))
+    if out is not None:
+        return out
     return parts[0] if len(parts) == 1 else xp.concat(parts, axis=0)
 
 
@@ -377,29 +320,21 @@ class TemperatureScaling(BaseCalibrator):
     _array_api = True
 
     def _fit(self, data):
-        if data.xp is None:
-            T, n_iter, at_bound = fit_temperature(
-                data.Z, data.y, data.sample_weight, row_max=data.row_max, max_iter=self.max_iter
-            )
-        else:
-            T, n_iter, at_bound = fit_temperature_xp(
-                data.Z,
-                data.y,
-                data.sample_weight,
-                data.xp,
-                data.device,
-                row_max=data.row_max,
-                max_iter=self.max_iter,
-            )
+        T, n_iter, at_bound = fit_temperature(
+            data.Z,
+            data.y,
+            data.sample_weight,
+            xp=data.xp,
+            device=data.device,
+            row_max=data.row_max,
+            max_iter=self.max_iter,
+        )
         _warn_bound(at_bound, type(self).__name__)
         self.temperature_ = float(T)
         self.n_iter_ = n_iter
 
     def _predict_native(self, Z):
         return scaled_softmax(Z, self.temperature_)
-
-    def _predict_native_xp(self, Z, xp, device):
-        return scaled_softmax_xp(Z, self.temperature_, xp, device)
 
 
 class EnsembleTemperatureScaling(BaseCalibrator):
