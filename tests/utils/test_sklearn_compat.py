@@ -17,8 +17,6 @@ import numbers
 import os
 import pathlib
 import pickle
-import subprocess
-import sys
 import textwrap
 import warnings
 
@@ -44,6 +42,7 @@ from sklearn.model_selection import (
     permutation_test_score,
     validation_curve,
 )
+from threadpoolctl import threadpool_limits
 
 import skcalib
 from skcalib.metrics import (
@@ -56,23 +55,37 @@ from skcalib.metrics import (
 )
 from skcalib.utils import SklearnCompatibilityWarning
 from skcalib.utils import _sklearn_compat as compat
+from tests.utils._fresh_interpreters import FreshInterpreters
 
 X, Y = load_iris(return_X_y=True)
 CV = KFold(3, shuffle=True, random_state=0)
 GRID = {"C": [0.1, 1.0]}
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _one_thread():
+    """Iris-sized fits: more BLAS or OpenMP threads only contend for the cores (on a
+    loaded machine a fit took 0.3-2.5 s with two threads, 0.06 s with one)."""
+    with threadpool_limits(limits=1):
+        yield
+
+
 def _clf():
     return LogisticRegression(max_iter=1000)
 
 
-def _expected_ece_cv():
-    """ECE of each fold computed by hand, negated: what scoring="ece" must give."""
+@functools.cache
+def _ece_cv():
     out = []
     for train, test in CV.split(X):
         clf = _clf().fit(X[train], Y[train])
         out.append(-expected_calibration_error(Y[test], clf.predict_proba(X[test])))
     return np.array(out)
+
+
+def _expected_ece_cv():
+    """ECE of each fold computed by hand, negated: what scoring="ece" must give."""
+    return _ece_cv().copy()
 
 
 # --------------------------------------------------------------------------------------
@@ -569,22 +582,80 @@ def test_self_check_detects_a_name_that_is_not_skcalibs(monkeypatch):
     _registration._self_check(check_scoring)
 
 
-def _run(code, **env):
-    full_env = {**os.environ, **env}
+#: the snippets run each in an interpreter that has imported nothing of scikit-learn or
+#: skcalib (tests/utils/_fresh_interpreters.py: one interpreter imports numpy, scipy
+#: and pandas once, then forks one child per snippet), all of them at the first test
+#: that asks: {name: (code, environment variables added)}
+FRESH = {}
+
+
+def _fresh(name, code, **env):
+    FRESH[name] = (textwrap.dedent(code), env)
+
+
+def _env(**env):
+    full_env = {**os.environ}
     full_env.pop("SKCALIB_REGISTER_SCORERS", None)
+    # iris-sized fits: more BLAS or OpenMP threads only contend for the cores
+    full_env.setdefault("OMP_NUM_THREADS", "1")
+    full_env.setdefault("OPENBLAS_NUM_THREADS", "1")
     full_env.update(env)
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=full_env,
-        timeout=120,
-    )
+    return full_env
 
 
-def test_environment_variable_switches_registration_off():
-    out = _run(
-        """
+@pytest.fixture(scope="module", autouse=True)
+def _fresh_interpreters(request):
+    """The snippets, started with the module's first test where a selected test needs
+    them: they run beside the tests of this process (which use one thread) until a
+    test asks for them."""
+    items = [item for item in request.session.items if item.module is request.module]
+    if not any("fresh" in item.fixturenames for item in items):
+        yield None
+        return
+    snippets = {name: (code, _env(**env)) for name, (code, env) in FRESH.items()}
+    running = FreshInterpreters(snippets, env=_env())
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def fresh(_fresh_interpreters):
+    """{name: the exit status, output and error output of that snippet}."""
+    return _fresh_interpreters.results()
+
+
+def _assert_ok(out):
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+_fresh(
+    "fresh_state",
+    """
+    import sys
+    loaded = [m for m in sys.modules if m.split(".")[0] in ("sklearn", "skcalib")]
+    assert not loaded, loaded
+    assert sys.argv == ["-c"] and __name__ == "__main__"
+    print("ok")
+    """,
+)
+_fresh("failing", "import sys\nprint('half')\nraise ValueError('the failure')\n")
+_fresh("exit_status", "import sys\nsys.exit(3)\n")
+
+
+def test_snippets_run_in_a_fresh_interpreter_state(fresh):
+    # nothing of scikit-learn or skcalib imported before a snippet's own imports
+    _assert_ok(fresh["fresh_state"])
+    # a failure is reported as python -c reports it
+    failing = fresh["failing"]
+    assert failing.returncode == 1 and failing.stdout == "half\n"
+    assert "ValueError: the failure" in failing.stderr
+    assert fresh["exit_status"].returncode == 3
+
+
+_fresh(
+    "registration_off",
+    """
         from sklearn.metrics import get_scorer_names
         n_sklearn = len(get_scorer_names())
         import skcalib
@@ -600,10 +671,12 @@ def test_environment_variable_switches_registration_off():
         assert (scores <= 0).all()
         print("ok")
         """,
-        SKCALIB_REGISTER_SCORERS="0",
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    SKCALIB_REGISTER_SCORERS="0",
+)
+
+
+def test_environment_variable_switches_registration_off(fresh):
+    _assert_ok(fresh["registration_off"])
 
 
 #: the scikit-learn state the registration may touch, as comparable values
@@ -637,18 +710,18 @@ def snapshot():
 """
 
 
-def test_unregister_restores_scikit_learn_exactly():
-    out = _run(
-        textwrap.dedent(
-            """
+_fresh(
+    "unregister_restores",
+    textwrap.dedent(
+        """
             import sklearn, sklearn.metrics
             import skcalib                  # SKCALIB_REGISTER_SCORERS=0: nothing registered
             from skcalib.metrics import get_scorer_names, register_scorers, unregister_scorers
             """
-        )
-        + SNAPSHOT
-        + textwrap.dedent(
-            """
+    )
+    + SNAPSHOT
+    + textwrap.dedent(
+        """
             before = snapshot()
             assert "ece" not in before["names"]
             assert register_scorers() == get_scorer_names()
@@ -673,25 +746,21 @@ def test_unregister_restores_scikit_learn_exactly():
             assert after == before, (after, before)
             print("ok")
             """
-        ),
-        SKCALIB_REGISTER_SCORERS="0",
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    ),
+    SKCALIB_REGISTER_SCORERS="0",
+)
 
 
-@pytest.mark.parametrize("order", ["sklearn_first", "skcalib_first"])
-def test_import_order(order):
-    imports = (
-        "from sklearn.model_selection import GridSearchCV, cross_val_score\n"
-        "from sklearn.feature_selection import SequentialFeatureSelector\nimport skcalib\n"
-    )
-    if order == "skcalib_first":
-        imports = "\n".join(reversed(imports.strip().splitlines())) + "\n"
-    out = _run(
-        imports
-        + textwrap.dedent(
-            """
+def test_unregister_restores_scikit_learn_exactly(fresh):
+    _assert_ok(fresh["unregister_restores"])
+
+
+IMPORT_ORDER_IMPORTS = (
+    "from sklearn.model_selection import GridSearchCV, cross_val_score\n"
+    "from sklearn.feature_selection import SequentialFeatureSelector\nimport skcalib\n"
+)
+IMPORT_ORDER = textwrap.dedent(
+    """
             import warnings
             warnings.simplefilter("error", UserWarning)  # incl. SklearnCompatibilityWarning
             from sklearn.datasets import load_iris
@@ -709,10 +778,19 @@ def test_import_order(order):
                 assert not any(m.startswith("skcalib") for m in modules), modules
             print("ok")
             """
-        )
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+)
+_fresh("import_order[sklearn_first]", IMPORT_ORDER_IMPORTS + IMPORT_ORDER)
+_fresh(
+    "import_order[skcalib_first]",
+    "\n".join(reversed(IMPORT_ORDER_IMPORTS.strip().splitlines())) + "\n" + IMPORT_ORDER,
+)
+
+
+@pytest.mark.parametrize("order", ["sklearn_first", "skcalib_first"])
+def test_import_order(fresh, order):
+    if order == "skcalib_first":
+        assert FRESH["import_order[skcalib_first]"][0].startswith("import skcalib\n")
+    _assert_ok(fresh[f"import_order[{order}]"])
 
 
 #: ``import skcalib`` where scikit-learn's registry is not where skcalib expects it:
@@ -735,14 +813,8 @@ sys.meta_path.insert(0, _Patch())
 """
 
 
-@pytest.mark.parametrize("how", ["locator_returns_none", "locator_raises"])
-def test_import_without_sklearn_registry_warns_once_and_objects_work(how):
-    locate = "lambda: None" if how == "locator_returns_none" else "lambda: {}[0]"
-    patch = MISSING_REGISTRY.replace("lambda: None   # {locate}", locate)
-    out = _run(
-        patch
-        + textwrap.dedent(
-            """
+MISSING_REGISTRY_USE = textwrap.dedent(
+    """
             import warnings
             import numpy as np
             from sklearn.datasets import load_iris
@@ -779,15 +851,25 @@ def test_import_without_sklearn_registry_warns_once_and_objects_work(how):
             assert (search.cv_results_["mean_test_brier"] < 0).all()
             print("ok")
             """
-        )
+)
+for _how, _locate in [
+    ("locator_returns_none", "lambda: None"),
+    ("locator_raises", "lambda: {}[0]"),
+]:
+    _fresh(
+        f"missing_registry[{_how}]",
+        MISSING_REGISTRY.replace("lambda: None   # {locate}", _locate) + MISSING_REGISTRY_USE,
     )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
 
 
-def test_import_never_breaks_with_broken_sklearn_internals():
-    out = _run(
-        """
+@pytest.mark.parametrize("how", ["locator_returns_none", "locator_raises"])
+def test_import_without_sklearn_registry_warns_once_and_objects_work(fresh, how):
+    _assert_ok(fresh[f"missing_registry[{how}]"])
+
+
+_fresh(
+    "broken_internals",
+    """
         import warnings
         from sklearn.datasets import load_iris
         from sklearn.linear_model import LogisticRegression
@@ -807,10 +889,12 @@ def test_import_never_breaks_with_broken_sklearn_internals():
                                  scoring=scorer)
         assert (scores < 0).all()
         print("ok")
-        """
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+        """,
+)
+
+
+def test_import_never_breaks_with_broken_sklearn_internals(fresh):
+    _assert_ok(fresh["broken_internals"])
 
 
 def test_registration_enabled_values(monkeypatch):
