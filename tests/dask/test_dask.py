@@ -78,7 +78,7 @@ def _assert_equals_batch(acc, y, P, w, labels):
     curve = acc.reliability_curve()
     want = reliability_curve(y, P, sample_weight=w, labels=labels)
     for key in ("prob_true", "prob_pred", "bin_count", "bin_edges"):
-        assert_allclose(curve[key], want[key], rtol=RTOL, atol=1e-15, err_msg=key)
+        assert_allclose(getattr(curve, key), getattr(want, key), rtol=RTOL, atol=1e-15, err_msg=key)
 
 
 # row chunks of unequal sizes (with a one-row chunk), and different for y_true and weights

@@ -142,7 +142,7 @@ def test_curves_are_reliability_curve():
     curve = report.curves["model"]
     ref = M.reliability_curve(y, P, n_bins=7)
     for attr in ("prob_true", "prob_pred", "bin_count", "bin_edges"):
-        np.testing.assert_array_equal(curve[attr], ref[attr])
+        np.testing.assert_array_equal(getattr(curve, attr), getattr(ref, attr))
 
 
 def test_to_string_is_an_aligned_table():
