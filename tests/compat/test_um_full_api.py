@@ -17,6 +17,7 @@ import pytest
 
 import skcalib.metrics as skm
 from skcalib.compat import uncertainty_metrics as um
+from tests.metrics._result_checks import check_unpackable_result
 
 # uncertainty_metrics/numpy/__init__.py and uncertainty_metrics/tensorflow/__init__.py
 # of 0.0.82: __all__ without the submodules and the version strings
@@ -658,6 +659,33 @@ def test_pooled_curve_by_hand():
     # windows 0..n-w-1 (the last pair has no window, as in the reference)
     np.testing.assert_allclose(curve.confidence, [0.1, 0.2, 0.4, 0.6, 0.8])
     np.testing.assert_allclose(curve.accuracy, [0, 0, 0, 1, 1])
+
+
+def test_compat_curves_unpack_as_their_main_arrays():
+    """Regression: the curves were Bunches, whose unpacking gave their keys."""
+    curve = um.pooled_reliability_curve([0, 1, 1], [0.2, 0.6, 0.9])
+    values = check_unpackable_result(
+        curve, um.PooledReliabilityCurveResult, ("accuracy", "confidence")
+    )
+    accuracy, confidence = values  # observed, then predicted, as reliability_curve
+    np.testing.assert_allclose(accuracy, [0, 0, 0, 1, 1])
+    np.testing.assert_allclose(confidence, [0.1, 0.2, 0.4, 0.6, 0.8])
+    np.testing.assert_allclose(curve.error, accuracy - confidence)
+    short = um.confidence_vs_accuracy_curve([0.9, 0.3, 0.8], [1, 1, 0], [0.6], 3)
+    thresholds, accuracy = check_unpackable_result(
+        short, um.ConfidenceAccuracyCurveResult, ("thresholds", "accuracy")
+    )
+    np.testing.assert_allclose(thresholds, [0.0, 0.495, 0.99])
+    np.testing.assert_allclose(accuracy, [0.25, 0.25])
+    small = um.rejection_classification_curve([0.9, 0.3, 0.8], [1, 1, 0], [0.6], 3)
+    names = ("rejection_rate", "accuracy", "thresholds")
+    rate, accuracy, thresholds = check_unpackable_result(
+        small, um.RejectionClassificationCurveResult, names
+    )
+    np.testing.assert_allclose(rate, [0.0, 0.495, 0.99])
+    np.testing.assert_allclose(accuracy, [0.25, 0.5, 1.0], rtol=1e-5)
+    assert np.all(np.diff(thresholds) >= 0) and thresholds.shape == (3,)
+    np.testing.assert_allclose(small.theoretical_max, [0.75, 1.0, 1.0])
 
 
 def test_confidence_vs_accuracy(plt):
