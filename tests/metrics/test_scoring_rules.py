@@ -1,6 +1,7 @@
 """Tests of the classification scoring rules: brier_score, negative_log_likelihood,
 brier_decomposition, score_decomposition."""
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -15,11 +16,14 @@ from sklearn.metrics import brier_score_loss, log_loss
 from sklearn.utils.fixes import parse_version
 
 from skcalib.metrics import (
+    BrierDecompositionResult,
+    ScoreDecompositionResult,
     brier_decomposition,
     brier_score,
     negative_log_likelihood,
     score_decomposition,
 )
+from tests.metrics._result_checks import check_unpackable_result
 from tests.utils.array_api_cases import CASE_IDS, Case, no_host_copy_of_the_data
 
 #: sklearn's brier_score_loss accepts 2-D (multiclass) probabilities from 1.7 on
@@ -376,6 +380,37 @@ def test_brier_decomposition_versus_uncertainty_metrics():
     assert d.reliability == pytest.approx(0.34, abs=1e-12)
 
 
+def _terms(d):
+    """Every term of a decomposition result, by name (the unpacked ones and the others)."""
+    return {f.name: getattr(d, f.name) for f in dataclasses.fields(d)}
+
+
+def test_brier_decomposition_unpacks_as_uncertainty_resolution_reliability():
+    """Regression: the decomposition was a Bunch, whose unpacking gave its five keys.  It
+    unpacks as the documented (and uncertainty_metrics') order of Murphy's terms."""
+    y, p = [0, 0, 1, 1, 1], [0.2, 0.2, 0.2, 0.8, 0.8]
+    d = brier_decomposition(y, p)
+    unc, res, rel = d
+    assert unc == pytest.approx(0.24, abs=1e-15)
+    assert res == pytest.approx((3 * (1 / 3 - 0.6) ** 2 + 2 * 0.4**2) / 5, abs=1e-15)
+    assert rel == pytest.approx((3 * (0.2 - 1 / 3) ** 2 + 2 * 0.2**2) / 5, abs=1e-15)
+    assert rel - res + unc == pytest.approx(brier_score(y, p), abs=1e-15)
+    names = ("uncertainty", "resolution", "reliability")
+    check_unpackable_result(d, BrierDecompositionResult, names)
+    assert (d.within_bin_variance, d.within_bin_covariance) == (0.0, 0.0)
+    binned = brier_decomposition(y, [0.1, 0.3, 0.2, 0.8, 0.9], n_bins=2)
+    assert len(binned) == 3 and binned.within_bin_variance > 0  # an attribute only
+
+
+def test_score_decomposition_unpacks_as_its_four_terms():
+    d = score_decomposition([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4])
+    score, mcb, dsc, unc = d
+    # PAV of y = [0, 1, 0, 1] (sorted by forecast) gives [0, .5, .5, 1]: 0.125
+    assert (score, mcb, dsc, unc) == pytest.approx((0.275, 0.15, 0.125, 0.25), abs=1e-15)
+    names = ("score", "miscalibration", "discrimination", "uncertainty")
+    check_unpackable_result(d, ScoreDecompositionResult, names)
+
+
 def _identity(d):
     return (
         d.reliability
@@ -405,7 +440,7 @@ def test_brier_decomposition_identity(seed, kind, n_bins, strategy, weighted):
     d = brier_decomposition(y, P, n_bins=n_bins, strategy=strategy, sample_weight=w)
     assert _identity(d) == pytest.approx(brier_score(y, P, sample_weight=w), abs=1e-12)
     assert d.reliability >= 0 and d.resolution >= -1e-15 and d.within_bin_variance >= 0
-    assert all(isinstance(v, float) for v in d.values())
+    assert all(isinstance(v, float) for v in _terms(d).values())
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -442,8 +477,7 @@ def test_brier_decomposition_binned_binary_matches_bins():
     q = np.array([0.2, 0.2, 0.7, 0.7, 0.7])
     yq = np.array([0, 1, 1, 1, 0])
     a, b = brier_decomposition(yq, q), brier_decomposition(yq, q, n_bins=10)
-    for key in ("uncertainty", "resolution", "reliability"):
-        assert a[key] == pytest.approx(b[key], abs=1e-15)
+    assert tuple(a) == pytest.approx(tuple(b), abs=1e-15)
     assert b.within_bin_variance == pytest.approx(0, abs=1e-15)
     assert b.within_bin_covariance == pytest.approx(0, abs=1e-15)
 
@@ -459,10 +493,8 @@ def test_brier_decomposition_invariances():
     d_perm = brier_decomposition(y[perm], P[perm], sample_weight=w[perm])
     names = np.array(["x", "y", "z"])
     d_names = brier_decomposition(pd.Series(names[y]), pd.DataFrame(P), sample_weight=w)
-    for key in d:
-        assert d[key] == pytest.approx(d_rep[key], abs=1e-12)
-        assert d[key] == pytest.approx(d_perm[key], abs=1e-12)
-        assert d[key] == pytest.approx(d_names[key], abs=1e-12)
+    for other in (d_rep, d_perm, d_names):
+        assert _terms(other) == pytest.approx(_terms(d), abs=1e-12)
 
 
 def test_brier_decomposition_bad_input():
@@ -491,7 +523,7 @@ def test_score_decomposition_toy():
     assert dl.uncertainty == pytest.approx(np.log(2))
     assert dl.discrimination == pytest.approx(np.log(2) - s_rc)
     assert dl.score == pytest.approx(log_loss([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4]))
-    assert np.isfinite(list(dl.values())).all()
+    assert np.isfinite(list(_terms(dl).values())).all()
 
 
 def test_score_decomposition_calibrated_forecast_has_zero_mcb():
@@ -522,8 +554,7 @@ def test_score_decomposition_binary(seed, scoring, weighted):
     assert d.score == pytest.approx(metric(y, p, sample_weight=w), abs=1e-12)
     # two columns: the same decomposition of the positive class
     d2 = score_decomposition(y, np.column_stack([1 - p, p]), scoring=scoring, sample_weight=w)
-    for key in d:
-        assert d2[key] == pytest.approx(d[key], abs=1e-12)
+    assert _terms(d2) == pytest.approx(_terms(d), abs=1e-12)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -581,10 +612,8 @@ def test_score_decomposition_invariances():
             sample_weight=list(w),
             pos_label="b",
         )
-        for key in d:
-            assert d[key] == pytest.approx(d_rep[key], abs=1e-12)
-            assert d[key] == pytest.approx(d_perm[key], abs=1e-12)
-            assert d[key] == pytest.approx(d_str[key], abs=1e-12)
+        for other in (d_rep, d_perm, d_str):
+            assert _terms(other) == pytest.approx(_terms(d), abs=1e-12)
 
 
 def test_score_decomposition_bad_input():
@@ -608,7 +637,7 @@ def test_assume_finite_skips_value_checks_only():
 
 
 # --------------------------------------------------------------------------------------
-# property-based: the decompositions give finite, consistent Bunches or a ValueError
+# property-based: the decompositions give finite, consistent results or a ValueError
 # --------------------------------------------------------------------------------------
 
 
@@ -645,10 +674,10 @@ def test_decompositions_finite_and_exact_or_value_error(data, n_bins, scoring):
             score_decomposition(y, P, sample_weight=w, scoring=scoring)
         return
     d = brier_decomposition(y, P, sample_weight=w, n_bins=n_bins)
-    assert np.isfinite(list(d.values())).all()
+    assert np.isfinite(list(_terms(d).values())).all()
     assert _identity(d) == pytest.approx(bs, abs=1e-12)
     c = score_decomposition(y, P, sample_weight=w, scoring=scoring)
-    assert np.isfinite(list(c.values())).all()
+    assert np.isfinite(list(_terms(c).values())).all()
     assert c.miscalibration >= -1e-12 and c.discrimination >= -1e-12
     assert c.miscalibration - c.discrimination + c.uncertainty == pytest.approx(c.score, abs=1e-12)
 
@@ -715,10 +744,10 @@ def test_decomposition_array_api_equals_numpy_without_a_host_copy(
     ]:
         expected = metric(y, case.rounded(P), sample_weight=sw, **options)
         got = metric(y_dev, case.asarray(P), sample_weight=sw_dev, **options)
-        assert sorted(got) == sorted(expected)
-        for key in expected:
-            assert type(got[key]) is float
-            assert got[key] == pytest.approx(expected[key], rel=case.tolerance, abs=case.tolerance)
+        assert type(got) is type(expected)
+        for key, value in _terms(expected).items():
+            assert type(getattr(got, key)) is float
+            assert getattr(got, key) == pytest.approx(value, rel=case.tolerance, abs=case.tolerance)
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)
@@ -740,10 +769,9 @@ def test_score_decomposition_array_api_distinct_forecasts(dispatch, case_id, kin
             got = score_decomposition(
                 case.asarray(y), case.asarray(P), scoring=scoring, sample_weight=sw_dev
             )
-            for key in expected:
-                assert got[key] == pytest.approx(
-                    expected[key], rel=case.tolerance, abs=case.tolerance
-                )
+            assert _terms(got) == pytest.approx(
+                _terms(expected), rel=case.tolerance, abs=case.tolerance
+            )
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)

@@ -24,6 +24,7 @@ from sklearn.naive_bayes import GaussianNB
 import skcalib  # noqa: F401  (registers the scorer names with scikit-learn)
 from skcalib import metrics as M
 from skcalib.metrics import (
+    RejectionCurveResult,
     area_under_generalized_risk_coverage,
     area_under_risk_coverage,
     excess_area_under_risk_coverage,
@@ -36,6 +37,7 @@ from skcalib.metrics import (
 )
 
 from . import _slow_selective as slow
+from ._result_checks import check_unpackable_result
 
 #: uncertainty_metrics' binary example (tensorflow/calibration_test.py, accuracy_test.py)
 UM_PROBS = [0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85]
@@ -226,6 +228,25 @@ def test_aurc_without_ties_is_the_mean_over_k(seed):
     assert area_under_risk_coverage(y, P) == pytest.approx(slow.aurc_no_ties(u, wrong), abs=1e-12)
 
 
+def test_rejection_curve_unpacks_as_x_y_thresholds():
+    """Regression: the curve was a Bunch, whose unpacking gave its six keys.  It unpacks
+    as ``roc_curve`` does: x values, y values, thresholds."""
+    y, P = _data(4, n=200, ties=True)
+    _, wrong = slow.top_label(y.tolist(), P.tolist())
+    u = 1.0 - P.max(axis=1)
+    loop = slow.thresholds_curve(u.tolist(), wrong)[::-1]  # (kept, errors), all kept first
+    curve = rejection_curve(y, P)
+    fraction_rejected, accuracy, thresholds = curve
+    assert_allclose(fraction_rejected, [1 - k / len(y) for k, _ in loop], atol=1e-12)
+    assert_allclose(accuracy, [1 - e / k for k, e in loop], atol=1e-12)
+    assert_allclose(thresholds, np.unique(u)[::-1], atol=1e-12)
+    names = ("fraction_rejected", "accuracy", "thresholds")
+    check_unpackable_result(curve, RejectionCurveResult, names)
+    assert curve.base_accuracy == pytest.approx(1 - np.mean(wrong))
+    assert_allclose(curve.coverage, 1 - fraction_rejected, atol=1e-12)
+    assert curve.oracle_accuracy.shape == accuracy.shape
+
+
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("weighted", [False, True])
 def test_curves_against_threshold_loops(seed, weighted):
@@ -399,12 +420,12 @@ def test_rejection_curve_weights_repetition_and_order():
     a = rejection_curve(y, P, sample_weight=w)
     b = rejection_curve(np.repeat(y, w), np.repeat(P, w, axis=0))
     for key in ("fraction_rejected", "accuracy", "oracle_accuracy", "coverage", "thresholds"):
-        assert_allclose(a[key], b[key], atol=1e-12, err_msg=key)
+        assert_allclose(getattr(a, key), getattr(b, key), atol=1e-12, err_msg=key)
     perm = np.random.default_rng(0).permutation(len(y))
     c = rejection_curve(y[perm], P[perm])
     d = rejection_curve(y, P)
     for key in ("fraction_rejected", "accuracy", "oracle_accuracy", "thresholds"):
-        assert_array_equal(c[key], d[key])
+        assert_array_equal(getattr(c, key), getattr(d, key))
 
 
 def test_string_labels_pandas_and_float32():
