@@ -49,7 +49,8 @@ Interface (used by the metrics and the estimators; stable)
 Kernels are written once against ``xp`` (numpy's namespace included); where numpy has a
 faster primitive than the standard's, one helper below picks it for numpy input and the
 standard's functions otherwise: :func:`row_sums` and :func:`row_dot` (``einsum``),
-:func:`sum_of_squares` (``np.dot``), :func:`kth_smallest` (``np.partition``),
+:func:`dot` and :func:`sum_of_squares` (``einsum``), :func:`kth_smallest` (``np.partition``),
+:func:`rint` (the ``np.rint`` ufunc),
 :func:`take_along_rows` and :func:`add_at_rows` (fancy indexing), :func:`scaled`
 (a multiply with an output dtype), :func:`masked_fill` and :func:`masked_assign` (item
 assignment, absent from JAX), :func:`row_ranges` (cache-sized chunks of rows for numpy,
@@ -64,10 +65,12 @@ from ..utils._sklearn_compat import sklearn_namespace_and_device
 
 __all__ = [
     "add_at_rows",
+    "dot",
     "float_dtype",
     "kth_smallest",
     "masked_assign",
     "masked_fill",
+    "rint",
     "row_dot",
     "row_ranges",
     "row_sums",
@@ -91,6 +94,16 @@ def namespace_name(xp):
     """The library behind ``xp``: ``"numpy"``, ``"torch"``, ``"cupy"``, ``"jax"``,
     ``"array_api_strict"``... (the array-api-compat wrapper prefix removed)."""
     name = xp.__name__
+    short = _NAMES.get(name)
+    if short is None:
+        short = _NAMES[name] = _short_name(name)
+    return short
+
+
+_NAMES: dict = {}
+
+
+def _short_name(name):
     for prefix in ("sklearn.externals.array_api_compat.", "array_api_compat."):
         if name.startswith(prefix):
             name = name[len(prefix) :]
@@ -334,11 +347,24 @@ def row_dot(A, B, xp):
     return xp.sum(A * B, axis=1)
 
 
-def sum_of_squares(x, xp):
-    """``sum(x * x)`` of a 1-D array, as a Python float (numpy: ``np.dot``)."""
+def dot(a, b, xp):
+    """``sum(a * b)`` of two 1-D arrays, as a Python float (numpy: a single-threaded
+    ``einsum``, no product array and no BLAS threads competing with the caller's)."""
     if _is_np(xp):
-        return float(np.dot(x, x))
-    return float(xp.sum(x * x))
+        return float(np.einsum("i,i->", a, b))
+    return float(xp.vecdot(a, b))
+
+
+def sum_of_squares(x, xp):
+    """``sum(x * x)`` of a 1-D array, as a Python float (see :func:`dot`)."""
+    return dot(x, x, xp)
+
+
+def rint(x, xp):
+    """The nearest integer of each value of ``x`` (numpy: the ``np.rint`` ufunc)."""
+    if _is_np(xp):
+        return np.rint(x)
+    return xp.round(x)
 
 
 def scaled(x, factor, dtype, xp):

@@ -58,6 +58,7 @@ from ._array_api import (
     masked_fill,
     max_float_dtype,
     namespace_and_device,
+    rint,
     row_ranges,
     scaled,
     take_along_rows,
@@ -248,7 +249,18 @@ def check_bin_edges(bins):
 
 
 def _is_uniform(edges):
-    return np.array_equal(edges, _uniform_edges(edges.shape[0] - 1))
+    """Whether ``edges`` are the equal-width edges of their number of bins (a byte
+    comparison with the cached ``linspace``: cheap enough to call per chunk)."""
+    n_bins = edges.shape[0] - 1
+    uniform = _UNIFORM_BYTES.get(n_bins)
+    if uniform is None:
+        if len(_UNIFORM_BYTES) > 64:
+            _UNIFORM_BYTES.clear()
+        uniform = _UNIFORM_BYTES[n_bins] = _uniform_edges(n_bins).tobytes()
+    return edges.dtype == np.float64 and edges.tobytes() == uniform
+
+
+_UNIFORM_BYTES: dict = {}
 
 
 # --------------------------------------------------------------------------------------
@@ -289,7 +301,7 @@ def bin_index_unclipped(x, edges, *, uniform, xp=None):
     # values are placed by an exact binary search against the edges.
     t = scaled(x, n_bins, top, xp)
     b = xp.astype(t, xp.int64)
-    r = xp.round(t)
+    r = rint(t, xp)
     r -= t
     near = xp.abs(r) < 4 * n_bins * float(xp.finfo(top).eps)
     if bool(xp.any(near)):
@@ -484,7 +496,7 @@ def _pair_sums(b, conf, outcome, weight, size, threshold, xp, device, groups=Non
     count = per_pair[:, 0] + sum_true
     sum_proba = weighted_bincount(b, x if w is None else x * w, n_cells, xp, device)
     sq = count if w is None else weighted_bincount(b, w * w, n_cells, xp, device)
-    out = xp.stack([count, xp.astype(sum_proba, count.dtype), sum_true, sq])
+    out = xp.stack([count, xp.astype(sum_proba, count.dtype, copy=False), sum_true, sq])
     return xp.reshape(out, (4, n_groups, slots))[:, :, :size]
 
 
@@ -519,7 +531,8 @@ def _classwise_sums(P, y, weight, edges, uniform, threshold, xp, device):
         sum_proba = weighted_bincount(flat_cell, flat_P * flat_w, size + 1, xp, device)
         sum_true = weighted_bincount(true_cell, w, size + 1, xp, device)
         sq = weighted_bincount(flat_cell, flat_w * flat_w, size + 1, xp, device)
-    out = xp.stack([count, xp.astype(sum_proba, count.dtype), sum_true, sq])[:, :size]
+    out = xp.stack([count, xp.astype(sum_proba, count.dtype, copy=False), sum_true, sq])
+    out = out[:, :size]
     return xp.reshape(out, (4, k, stride))
 
 
@@ -660,9 +673,10 @@ def _bin_plan(data, multiclass, n_bins, strategy, bins):
     """``(mode, edges)``: the resolved ``multiclass`` and the fixed edges (None for
     equal-mass edges, which are quantiles of what is binned)."""
     mode = resolve_multiclass(multiclass, data)
-    if bins is not None:
-        return mode, bins
-    return mode, _uniform_edges(n_bins) if strategy == "uniform" else None
+    if bins is None and strategy != "uniform":
+        return mode, None
+    edges = _uniform_edges(n_bins) if bins is None else bins
+    return mode, edges
 
 
 def _by_chunk(mode, edges):

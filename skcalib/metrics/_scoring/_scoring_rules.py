@@ -28,6 +28,7 @@ from scipy.special import xlogy
 
 from ..._core._array_api import (
     add_at_rows,
+    dot,
     get_namespace_and_device,
     has_fast_bincount,
     max_float_dtype,
@@ -88,7 +89,7 @@ def _group_total(values, data, groups, n_groups):
     if groups is None:
         if sw is None:
             return float(xp.sum(values))
-        return float(xp.vecdot(values, xp.astype(sw, values.dtype, copy=False)))
+        return dot(values, xp.astype(sw, values.dtype, copy=False), xp)
     if sw is not None:
         values = values * xp.astype(sw, values.dtype, copy=False)
     sums = weighted_bincount(xp.asarray(groups, device=device), values, n_groups, xp, device)
@@ -633,11 +634,12 @@ def _corp_columns(data):
     """The ``(forecast, outcome)`` pairs CORP decomposes: the positive-class
     probability of a binary problem, every column one-vs-rest otherwise; forecasts in
     float64 (the widest float of the device for array-API input)."""
-    P, xp = data.proba, data.xp
-    dtype = np.float64 if xp is None else max_float_dtype(xp, data.device)
+    P = data.proba
+    xp, device = data.namespace
+    dtype = max_float_dtype(xp, device)
 
     def as_float(a):
-        return a.astype(dtype) if xp is None else xp.astype(a, dtype)
+        return xp.astype(a, dtype)
 
     if data.is_binary:
         yield as_float(P if P.ndim == 1 else P[:, data.pos_index]), data.y == data.pos_index
@@ -776,8 +778,8 @@ def score_decomposition(
     )
     P = data.proba
     sw = data.sample_weight
-    xp = data.xp
-    eps = float((np if xp is None else xp).finfo(P.dtype).eps)
+    xp = data.namespace[0]
+    eps = float(xp.finfo(P.dtype).eps)
     s_fc = s_rc = s_cl = 0.0
     W = 1.0
     for x, o in _corp_columns(data):
