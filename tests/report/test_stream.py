@@ -59,9 +59,12 @@ def test_streamed_fixed_bin_numbers_equal_the_in_memory_report(tmp_path, row_gro
     for key in FIXED:
         assert s[key] == m[key], key
     assert s["negative_log_likelihood"] == pytest.approx(m["negative_log_likelihood"], rel=1e-12)
-    # equal-mass bins: edges on the accumulator's fine histogram
+    # equal-mass bins: edges on the accumulator's fine histogram, whose cells are narrower
+    # than the gaps between the 257 values k / 256: the edges are the in-memory ones
+    # (measured: equal to the last bit for seeds 0-7 and each row group size here; the
+    # bound leaves room for the order of the additions)
     assert s["root_mean_squared_calibration_error"] == pytest.approx(
-        m["root_mean_squared_calibration_error"], abs=0.01
+        m["root_mean_squared_calibration_error"], rel=1e-12
     )
     cs, cm = streamed.curves["model"], memory.curves["model"]
     np.testing.assert_array_equal(cs.bin_count, cm.bin_count)
