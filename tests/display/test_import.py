@@ -48,7 +48,7 @@ def test_the_checker_sees_lazy_imports():
     assert _plotting_imports("from .matplotlib import x\nimport numpy") == []
 
 
-def test_display_depends_only_on_metrics_and_the_compat_layer():
+def test_display_depends_only_on_metrics_the_core_and_the_compat_layer():
     from tests.test_architecture import _import_graph, _package_sources, _within
 
     graph = _import_graph(_package_sources())
@@ -58,12 +58,14 @@ def test_display_depends_only_on_metrics_and_the_compat_layer():
         outside = {
             t
             for t in targets
-            if not any(_within(t, p) for p in ("skcalib.display", "skcalib.metrics"))
+            if not any(
+                _within(t, p) for p in ("skcalib.display", "skcalib.metrics", "skcalib._core")
+            )
             and not _within(t, "skcalib.utils")
             and t != "skcalib"
         }
         assert not outside, f"{module} imports {sorted(outside)}"
-    # and metrics never depends on the displays
+    # and neither metrics nor the core depends on the displays
     for module, targets in graph.items():
-        if _within(module, "skcalib.metrics"):
+        if _within(module, "skcalib.metrics") or _within(module, "skcalib._core"):
             assert not any(_within(t, "skcalib.display") for t in targets), module

@@ -588,13 +588,9 @@ def test_scorer_options_validated():
     # the uncertainty is per-sample data, not an option fixed for every fold
     with pytest.raises(ValueError, match="does not accept the option"):
         get_scorer("aurc", uncertainty=[0.1, 0.2])
+    # the metric function is not a scorer: get_scorer names the scorer to use
     with pytest.raises(ValueError, match="scoring='aurc'"):
-        cross_val_score(
-            GaussianNB(),
-            *load_iris(return_X_y=True),
-            scoring=M.area_under_risk_coverage,
-            error_score="raise",
-        )
+        get_scorer(M.area_under_risk_coverage)
 
 
 def test_aurc_scorer_on_string_binary_labels():
