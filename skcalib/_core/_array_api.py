@@ -49,8 +49,8 @@ Interface (used by the metrics and the estimators; stable)
 Kernels are written once against ``xp`` (numpy's namespace included); where numpy has a
 faster primitive than the standard's, one helper below picks it for numpy input and the
 standard's functions otherwise: :func:`row_sums` and :func:`row_dot` (``einsum``),
-:func:`dot` and :func:`sum_of_squares` (``einsum``), :func:`kth_smallest` (``np.partition``),
-:func:`rint` (the ``np.rint`` ufunc),
+:func:`dot` and :func:`sum_of_squares` (``np.dot``), :func:`kth_smallest` (``np.partition``),
+:func:`rint` and :func:`clip` (the numpy ufuncs),
 :func:`take_along_rows` and :func:`add_at_rows` (fancy indexing), :func:`scaled`
 (a multiply with an output dtype), :func:`masked_fill` and :func:`masked_assign` (item
 assignment, absent from JAX), :func:`row_ranges` (cache-sized chunks of rows for numpy,
@@ -65,6 +65,7 @@ from ..utils._sklearn_compat import sklearn_namespace_and_device
 
 __all__ = [
     "add_at_rows",
+    "clip",
     "dot",
     "float_dtype",
     "kth_smallest",
@@ -348,16 +349,24 @@ def row_dot(A, B, xp):
 
 
 def dot(a, b, xp):
-    """``sum(a * b)`` of two 1-D arrays, as a Python float (numpy: a single-threaded
-    ``einsum``, no product array and no BLAS threads competing with the caller's)."""
+    """``sum(a * b)`` of two 1-D arrays, as a Python float (numpy: ``np.dot``, no
+    product array)."""
     if _is_np(xp):
-        return float(np.einsum("i,i->", a, b))
+        return float(np.dot(a, b))
     return float(xp.vecdot(a, b))
 
 
 def sum_of_squares(x, xp):
     """``sum(x * x)`` of a 1-D array, as a Python float (see :func:`dot`)."""
     return dot(x, x, xp)
+
+
+def clip(x, lo, hi, xp):
+    """``x`` clipped to ``[lo, hi]`` (Python floats; numpy: the ``np.clip`` ufunc, not
+    the array-api-compat wrapper)."""
+    if _is_np(xp):
+        return np.clip(x, lo, hi)
+    return xp.clip(x, lo, hi)
 
 
 def rint(x, xp):

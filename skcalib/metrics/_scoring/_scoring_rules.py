@@ -28,6 +28,7 @@ from scipy.special import xlogy
 
 from ..._core._array_api import (
     add_at_rows,
+    clip,
     dot,
     get_namespace_and_device,
     has_fast_bincount,
@@ -155,14 +156,10 @@ def _log_loss_sum(data, eps, groups=None, n_groups=1):
     the input dtype, the logarithm in the widest float of the device.  A float, or with
     ``groups`` a float64 array of the sum of each group (see :func:`_brier_sum`).
     """
-    xp, device = data.namespace
-    dtype = data.proba.dtype
-    if eps == "auto":
-        e = xp.asarray(xp.finfo(dtype).eps, dtype=dtype, device=device)
-        lo, hi = float(e), float(xp.asarray(1, dtype=dtype, device=device) - e)
-    else:
-        lo, hi = float(eps), 1.0 - float(eps)
-    p = xp.clip(_true_class_proba(data), lo, hi)
+    xp = data.namespace[0]
+    # eps and 1 - eps of float32 and float64 are exact in the input dtype
+    e = float(xp.finfo(data.proba.dtype).eps) if eps == "auto" else float(eps)
+    p = clip(_true_class_proba(data), e, 1.0 - e, xp)
     with np.errstate(divide="ignore"):
         logs = xp.log(p)
     out = _group_total(logs, data, groups, n_groups)
