@@ -15,9 +15,8 @@ Fairness: all the timed runs see the same cache state.  One untimed read of the 
 (after writing it) puts it in the page cache, then the floor and the two reports run
 interleaved, ``--repeat`` rounds of the three, and each reports its best round.  The
 printed rows per second are absolute; the ratio is the one number that compares.  The
-report reads on the calling thread exactly as the floor does, and computes on a second
-thread meanwhile (as ``skcalib report`` does): on a machine whose other cores are busy,
-that thread gains nothing.
+report reads exactly as the floor does, and computes the statistics of each batch before
+reading the next.
 
 With ``--groups G`` another round writes a third column, ``g``, of G groups mixed in
 every row group (each row's group drawn at random), and times ``skcalib report --by g``

@@ -3,12 +3,10 @@
 The dataset is read file by file and, within a file, record batch by record batch (a
 row group at most at a time), each batch going through the
 :class:`~skcalib.streaming.CalibrationAccumulator` of its group (model, ``--by`` values).
-A second thread computes the statistics of a batch while the next one is read (pyarrow's
-decoding and numpy's loops release the GIL); they are merged in file order, so the result
-is the one of a single loop, to the last bit.  Memory is bounded by the size of a row
-group and the number of groups, never by the number of rows; the equal-width numbers
-(ECE, MCE, SCE, the reliability curve, Brier score, accuracy) are those of the in-memory
-report on the same rows.
+The batches are read and added one after the other, in file order.  Memory is bounded
+by the size of a row group and the number of groups, never by the number of rows; the
+equal-width numbers (ECE, MCE, SCE, the reliability curve, Brier score, accuracy) are
+those of the in-memory report on the same rows.
 
 Labels are encoded once per batch, by hashing against the sorted classes found by a first
 pass over the label column alone (or given with ``--labels``); the accumulators see
@@ -25,12 +23,10 @@ Dask DataFrame -- into the :class:`~skcalib.report.CalibrationReport` that
 
 from __future__ import annotations
 
-import collections
 import glob
 import math
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -69,10 +65,6 @@ BATCH_BYTES = 8 << 20
 VARIABLE_WIDTH = 32
 MIN_BATCH_ROWS = 1 << 12
 MAX_BATCH_ROWS = 1 << 20
-
-#: the most bytes of batches read and not yet added to the accumulators (beyond them,
-#: one batch at a time)
-IN_FLIGHT_BYTES = 64 << 20
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
@@ -358,16 +350,10 @@ def _file_row(i, rows, offset):
 def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
     """Feed record batches to one accumulator per group; return ``{group: accumulator}``.
 
-    The statistics of each batch are computed on one thread while the calling thread
-    reads the next batches (numpy and pyarrow release the GIL in their loops; on two
-    cores, reading and computing then run side by side, and more threads would compete
-    for the cores), with :data:`IN_FLIGHT_BYTES` at most read and not added.  That
-    thread adds them to the accumulators batch by batch, in the order of the batches, as
-    soon as they are computed (a batch of many groups holds one accumulator per group,
-    of a fine histogram each): the result is the one of a loop that updates the
-    accumulators batch by batch, to the last bit
-    (:meth:`~skcalib.streaming.CalibrationAccumulator.update` merges the statistics of
-    its chunk the same way), and the first bad batch raises.
+    Each batch's statistics are computed and merged into the accumulators of its
+    groups before the next batch is read: the result does not depend on how the rows are
+    cut into batches, up to the order of floating-point additions, and the first bad
+    batch raises.
 
     Parameters
     ----------
@@ -388,37 +374,15 @@ def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
         :class:`~skcalib.streaming.CalibrationAccumulator`, in order of first appearance.
     """
     accs = {} if accumulators is None else accumulators
-    pending = collections.deque()  # (future, rows, bytes) in the order of the batches
-    pending_bytes = 0
-
-    def finish_oldest():
-        nonlocal pending_bytes
-        future, n, size = pending.popleft()
-        pending_bytes -= size
-        future.result()
+    row = 0
+    for item in batches:
+        batch, (where, offset) = item if isinstance(item, tuple) else (item, ("the dataset", row))
+        row += batch.num_rows
+        if batch.num_rows == 0:
+            continue
+        _batch_accumulators(batch, spec, where, offset, into=accs)
         if progress is not None:
-            progress.update(n)
-
-    # one thread: the jobs run, and add to ``accs``, in the order of the batches
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skcalib-stream")
-    try:
-        row = 0
-        for item in batches:
-            batch, (where, offset) = (
-                item if isinstance(item, tuple) else (item, ("the dataset", row))
-            )
-            row += batch.num_rows
-            if batch.num_rows == 0:
-                continue
-            job = pool.submit(_batch_accumulators, batch, spec, where, offset, into=accs)
-            pending.append((job, batch.num_rows, batch.nbytes))
-            pending_bytes += batch.nbytes
-            while pending and (len(pending) > 1 or pending_bytes > IN_FLIGHT_BYTES):
-                finish_oldest()
-        while pending:
-            finish_oldest()
-    finally:
-        pool.shutdown(cancel_futures=True)
+            progress.update(batch.num_rows)
     return accs
 
 
@@ -557,10 +521,7 @@ def _groups(pa, pc, batch, group_cols, model_col):
         else:
             combined = combined * len(shown) + codes
             names = [f"{a}, {b}" for a in names for b in shown]
-    # a stable sort keeps the rows of each group in ascending order; numpy sorts 16-bit
-    # integers by radix sort (a few times faster than wider ones)
-    if combined.max(initial=0) < np.iinfo(np.int16).max:
-        combined = combined.astype(np.int16)
+    # a stable sort keeps the rows of each group in ascending order
     order = np.argsort(combined, kind="stable")
     sorted_codes = combined[order]
     starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
