@@ -379,7 +379,7 @@ def rejection_curve(
     accuracy = into(writable(accuracy, xp), xp.subtract, one, accuracy)
     if r.sw is not None:  # sums of weights in different orders: rounding
         accuracy = xp.clip(accuracy, min=0.0, max=1.0)
-    oracle = xp.clip(kept, max=correct_total)
+    oracle = xp.minimum(kept, xp.asarray(correct_total, dtype=kept.dtype, device=r.device))
     oracle = into(writable(oracle, xp), xp.divide, oracle, kept)
     coverage = kept / total  # <= 1: the cumulative mass never decreases
     rejected = into(None, xp.subtract, one, coverage)
