@@ -62,6 +62,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..utils._sklearn_compat import sklearn_namespace_and_device
+from ._chunks import iter_row_chunks
 
 __all__ = [
     "add_at_rows",
@@ -325,11 +326,9 @@ def _is_np(xp):
 
 def row_ranges(n_rows, row_bytes, xp):
     """``(start, stop)`` ranges of rows: cache-sized chunks
-    (:func:`~skcalib._core._validation.iter_row_chunks`) for numpy, the whole array in
+    (:func:`~skcalib._core._chunks.iter_row_chunks`) for numpy, the whole array in
     one range for any other namespace (one reduction per operation on a device)."""
     if _is_np(xp):
-        from ._validation import iter_row_chunks
-
         return iter_row_chunks(n_rows, row_bytes)
     return iter(((0, n_rows),))
 
