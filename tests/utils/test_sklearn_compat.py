@@ -608,7 +608,7 @@ def _fresh_interpreters(request):
     """The snippets, started with the module's first test where a selected test needs
     them: they run beside the tests of this process (which use one thread) until a
     test asks for them."""
-    items = [item for item in request.session.items if item.module is request.module]
+    items = [i for i in request.session.items if getattr(i, "module", None) is request.module]
     if not any("fresh" in item.fixturenames for item in items):
         yield None
         return
