@@ -334,10 +334,12 @@ def row_ranges(n_rows, row_bytes, xp):
 
 
 def row_sums(P, xp):
-    """Sum of each row of the 2-D ``P`` (numpy: a single-threaded ``einsum``)."""
+    """Sum of each row of the 2-D ``P`` (numpy: a single-threaded ``einsum``, which
+    raises no floating-point warning for rows with NaN or infinity)."""
     if _is_np(xp):
         return np.einsum("ij->i", P)
-    return xp.sum(P, axis=1)
+    with np.errstate(all="ignore"):  # namespaces computing with numpy underneath
+        return xp.sum(P, axis=1)
 
 
 def row_dot(A, B, xp):
@@ -348,10 +350,11 @@ def row_dot(A, B, xp):
 
 
 def dot(a, b, xp):
-    """``sum(a * b)`` of two 1-D arrays, as a Python float (numpy: ``np.dot``, no
-    product array)."""
+    """``sum(a * b)`` of two 1-D arrays, as a Python float (numpy: a single-threaded
+    ``einsum``, no product array and no BLAS threads: OpenBLAS's ``ddot`` starts
+    threads above 10,000 values, which on a busy machine costs more than the sum)."""
     if _is_np(xp):
-        return float(np.dot(a, b))
+        return float(np.einsum("i,i->", a, b))
     return float(xp.vecdot(a, b))
 
 
@@ -375,12 +378,79 @@ def rint(x, xp):
     return xp.round(x)
 
 
-def scaled(x, factor, dtype, xp):
-    """``x * factor`` computed in ``dtype``, a fresh C-ordered array (numpy: one pass,
-    no intermediate copy of ``x``)."""
+def scaled(x, factor, dtype, xp, out=None):
+    """``x * factor`` computed in ``dtype``, C-ordered (numpy: one pass, no intermediate
+    copy of ``x``, written into ``out`` when given: a :class:`Workspace` array)."""
     if _is_np(xp):
+        if out is not None and out.shape == x.shape:
+            return np.multiply(x, factor, out=out, dtype=dtype)
         return np.multiply(x, factor, dtype=dtype, order="C")
     return xp.astype(x, dtype) * factor
+
+
+def truncated(t, xp, out=None):
+    """``t`` (non-negative floats) truncated to int64 (numpy: into ``out`` when given)."""
+    if _is_np(xp):
+        if out is not None and out.shape == t.shape:
+            np.copyto(out, t, casting="unsafe")
+            return out
+        return t.astype(np.int64)
+    return xp.astype(t, xp.int64)
+
+
+def near_integer(t, tol, xp, work=None):
+    """Boolean mask of the values of ``t`` within ``tol`` of an integer (numpy: three
+    passes into the arrays of ``work``, a :class:`Workspace`, when given)."""
+    if _is_np(xp):
+        if work is not None:
+            r = np.rint(t, out=work.get("near_r", t.shape, t.dtype))
+            np.subtract(r, t, out=r)
+            np.abs(r, out=r)
+            return np.less(r, tol, out=work.get("near", t.shape, np.bool_))
+        r = np.rint(t)
+        r -= t
+        return np.abs(r, out=r) < tol
+    return xp.abs(xp.round(t) - t) < tol
+
+
+def pair_index(b, flag, xp, out=None):
+    """``2 * b + flag`` of an integer array ``b`` and 0/1 (or bool) ``flag`` (numpy:
+    two passes, into ``out`` when given)."""
+    if _is_np(xp):
+        pair = np.left_shift(b, 1, out=out)
+        return np.add(pair, flag, out=pair, casting="unsafe")
+    return b * 2 + xp.astype(flag, b.dtype)
+
+
+def bincount_weights(x, dtype, xp):
+    """``x`` as the weights of :func:`weighted_bincount` summed in the floating
+    ``dtype``: as it is for numpy (``np.bincount`` reads any float as float64), cast to
+    ``dtype`` elsewhere."""
+    if _is_np(xp):
+        return x
+    return xp.astype(x, dtype, copy=False)
+
+
+def min_max(x, xp):
+    """``(min(x), max(x))`` as Python floats (numpy: the array's own methods, not the
+    wrappers of ``np.min`` and ``np.max``); NaN when ``x`` holds one."""
+    if _is_np(xp):
+        return float(x.min()), float(x.max())
+    return float(xp.min(x)), float(xp.max(x))
+
+
+def min_value(x, xp):
+    """``min(x)`` as a Python float (numpy: the array's own method)."""
+    if _is_np(xp):
+        return float(x.min())
+    return float(xp.min(x))
+
+
+def any_true(mask, xp):
+    """Whether the boolean array ``mask`` holds a True, as a Python bool."""
+    if _is_np(xp):
+        return bool(mask.any())
+    return bool(xp.any(mask))
 
 
 def kth_smallest(x, kth, xp):
@@ -392,10 +462,25 @@ def kth_smallest(x, kth, xp):
     return to_numpy(xp.take(xs, xp.asarray(kth.astype(np.int64), device=x.device)), xp)
 
 
+def _row_index(m):
+    """``np.arange(m)``, read-only and cached (one per chunk size)."""
+    rows = _ROWS.get(m)
+    if rows is None:
+        if len(_ROWS) > 16:
+            _ROWS.clear()
+        rows = np.arange(m)
+        rows.flags.writeable = False
+        _ROWS[m] = rows
+    return rows
+
+
+_ROWS: dict = {}
+
+
 def take_along_rows(P, idx, xp):
     """``P[i, idx[i]]`` for every row ``i`` of the 2-D ``P``."""
     if _is_np(xp):
-        return P[np.arange(P.shape[0]), idx]
+        return P[_row_index(P.shape[0]), idx]
     if hasattr(xp, "take_along_axis"):
         return xp.take_along_axis(P, xp.astype(idx, xp.int64)[:, None], axis=1)[:, 0]
     hit = idx[:, None] == xp.arange(P.shape[1], dtype=idx.dtype, device=P.device)[None, :]
@@ -451,6 +536,37 @@ def work_array(shape, dtype, xp, device):
     if namespace_name(xp) not in _OUT_ARGUMENT:
         return None
     return xp.empty(shape, dtype=dtype, device=device)
+
+
+class Workspace:
+    """Chunk-sized work arrays reused by the chunks of one call: ``get`` returns an
+    array of ``xp`` where its element-wise functions write into ``out=`` (numpy,
+    CuPy), else None (the helpers then make new arrays).
+
+    A fresh chunk-sized array per operation costs page faults and cache misses on
+    numpy; one workspace per call (never shared between calls or threads) keeps the
+    temporaries of every chunk in the same few arrays."""
+
+    __slots__ = ("_arrays", "_on", "_xp", "_device")
+
+    def __init__(self, xp, device):
+        self._xp, self._device = xp, device
+        self._on = namespace_name(xp) in _OUT_ARGUMENT
+        self._arrays = {}
+
+    def get(self, name, shape, dtype):
+        """An uninitialised array of ``shape`` and ``dtype`` (the same memory each
+        time for ``name``), or None outside numpy and CuPy."""
+        if not self._on:
+            return None
+        size = 1
+        for d in shape:
+            size *= d
+        a = self._arrays.get(name)
+        if a is None or a.shape[0] < size or a.dtype != dtype:
+            a = self._xp.empty(max(size, 1), dtype=dtype, device=self._device)
+            self._arrays[name] = a
+        return a[:size].reshape(shape)
 
 
 def into(out, func, *args):

@@ -53,16 +53,21 @@ import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._array_api import (
+    Workspace,
+    any_true,
+    bincount_weights,
     kth_smallest,
     masked_assign,
     masked_fill,
     max_float_dtype,
     namespace_and_device,
-    rint,
+    near_integer,
+    pair_index,
     row_ranges,
     scaled,
     take_along_rows,
     to_numpy,
+    truncated,
     weighted_bincount,
 )
 from ._validation import (
@@ -277,37 +282,51 @@ def _context(x, xp=None):
     return xp, device, max_float_dtype(xp, device)
 
 
-def bin_index_unclipped(x, edges, *, uniform, xp=None):
+def bin_index_unclipped(x, edges, *, uniform, xp=None, work=None):
     """Bin index under the right-closed rule, in ``[0, n_bins]``, C-ordered.
 
     Index ``n_bins`` is returned only for values above ``edges[-1]`` (a 2-D probability
     within the rounding tolerance above 1): the accumulating kernels give those an extra
     slot and fold it into the last bin, which costs nothing, instead of clipping every
     index.  ``x`` is an array of any namespace (``xp``, default: its own) and memory
-    layout; the result is a fresh C-ordered int64 array of that namespace, on the
-    device of ``x``.  The values are compared with the host float64 ``edges`` in the
-    widest float of the device.
+    layout; the result is a C-ordered int64 array of that namespace, on the device of
+    ``x``: a fresh one, or one of the arrays of ``work`` (a
+    :class:`~skcalib._core._array_api.Workspace`, whose arrays the next chunk reuses).
+    The values are compared with the host float64 ``edges`` in the widest float of the
+    device.
     """
     xp, device, top = _context(x, xp)
     n_bins = edges.shape[0] - 1
     if n_bins == 1:
         return xp.astype(x > float(edges[-1]), xp.int64)
-    upper = xp.asarray(edges[1:], dtype=top, device=device)
     if not uniform:
+        upper = xp.asarray(edges[1:], dtype=top, device=device)
         return xp.searchsorted(upper, xp.astype(x, top, copy=False), side="left")
     # t = x * n_bins; away from integers, floor(t) is the exact bin.  Within a few ulps
     # of an integer (x on or next to an edge, including 0 and 1) the rounding of the
     # product (and of the linspace edges) can move a value across an edge, so those few
     # values are placed by an exact binary search against the edges.
-    t = scaled(x, n_bins, top, xp)
-    b = xp.astype(t, xp.int64)
-    r = rint(t, xp)
-    r -= t
-    near = xp.abs(r) < 4 * n_bins * float(xp.finfo(top).eps)
-    if bool(xp.any(near)):
+    shape = tuple(x.shape)
+    t = scaled(x, n_bins, top, xp, out=None if work is None else work.get("t", shape, top))
+    b = truncated(t, xp, out=None if work is None else work.get("b", shape, xp.int64))
+    near = near_integer(t, 4 * n_bins * _eps(top, xp), xp, work)
+    if any_true(near, xp):
+        upper = xp.asarray(edges[1:], dtype=top, device=device)
         xv = xp.astype(x[near], top, copy=False)
         b = masked_assign(b, near, xp.searchsorted(upper, xv, side="left"), xp)
     return b
+
+
+def _eps(dtype, xp):
+    """Machine epsilon of the floating ``dtype`` of ``xp``, as a Python float (cached)."""
+    key = str(dtype)
+    eps = _EPS.get(key)
+    if eps is None:
+        eps = _EPS[key] = float(xp.finfo(dtype).eps)
+    return eps
+
+
+_EPS: dict = {}
 
 
 def assign_bins(x, edges):
@@ -466,74 +485,103 @@ def _weight_sq(stats):
 COUNT, SUM_PROBA, SUM_TRUE, SUM_WEIGHT_SQ = range(4)
 
 
-def _pair_sums(b, conf, outcome, weight, size, threshold, xp, device, groups=None, n_groups=1):
-    """Per-(group,) bin sums of (probability, 0/1 outcome, weight) triples.
+def _pair_cells(
+    b, conf, outcome, weight, size, threshold, xp, device, groups=None, n_groups=1, work=None
+):
+    """Per-(group,) bin sums of (probability, 0/1 outcome, weight) triples, as raw cells.
 
-    ``b`` is the bin index of each probability in ``[0, size - 1]`` (a fresh array, which
-    may be modified); ``groups`` None or the group code of each triple in
-    ``[0, n_groups)``.  Returns an array of ``xp`` of shape (4, n_groups, size), in the
-    widest float of the device: per bin the weight (count), the weighted sums of the
-    probabilities and of the outcomes, and the sum of the squared weights (the count
-    without weights).  With the ``n_bins + 1`` slots of :func:`bin_index_unclipped`, the
-    extra last slot holds the values above ``edges[-1]`` and :func:`_fold` moves it into
-    the last bin.  Probabilities ``<= threshold`` are left out (compared in the widest
-    float, so that a float32 probability is compared with the threshold itself).
+    ``b`` is the bin index of each probability in ``[0, size - 1]`` (a fresh array or
+    an array of ``work``, which may be modified); ``groups`` None or the group code of
+    each triple in ``[0, n_groups)``.  Returns ``(pair, proba, square)``: arrays of
+    ``xp`` in the widest float of the device, to be added over chunks
+    (:func:`_add_cells`) and laid out once by :func:`_pair_table`.  ``pair`` holds
+    the weight (count) of each (cell, outcome) pair, so that one bincount gives the
+    counts and the outcome sums; ``proba`` the weighted sum of the probabilities of
+    each cell; ``square`` the sum of the squared weights of each cell (None without
+    weights: the count).  A cell is a (group, slot) and a group has ``size + 1`` slots:
+    with the ``n_bins + 1`` slots of :func:`bin_index_unclipped`, slot ``n_bins`` holds
+    the values above ``edges[-1]`` (:func:`_fold` moves it into the last bin) and the
+    slot past the end the probabilities ``<= threshold``, which are dropped (compared in
+    the widest float, so that a float32 probability is compared with the threshold
+    itself).
     """
     top = max_float_dtype(xp, device)
-    x = xp.astype(conf, top, copy=False)
     if threshold > 0:
-        b = masked_fill(b, ~(x > threshold), size, xp)  # a slot past the end, dropped
+        b = masked_fill(b, ~(xp.astype(conf, top, copy=False) > threshold), size, xp)
     slots = size + 1
     if groups is not None:
         b = b + xp.astype(groups, b.dtype) * slots
     n_cells = n_groups * slots
-    # one bincount over the (cell, outcome) pairs gives the counts and the outcome sums
-    pair = b * 2
-    pair += xp.astype(outcome, pair.dtype)
+    out = None if work is None else work.get("pair", tuple(b.shape), b.dtype)
+    pair = pair_index(b, outcome, xp, out=out)
     w = None if weight is None else xp.astype(weight, top, copy=False)
-    per_pair = xp.reshape(weighted_bincount(pair, w, 2 * n_cells, xp, device), (n_cells, 2))
-    sum_true = per_pair[:, 1]
-    count = per_pair[:, 0] + sum_true
-    sum_proba = weighted_bincount(b, x if w is None else x * w, n_cells, xp, device)
-    sq = count if w is None else weighted_bincount(b, w * w, n_cells, xp, device)
-    out = xp.stack([count, xp.astype(sum_proba, count.dtype, copy=False), sum_true, sq])
-    return xp.reshape(out, (4, n_groups, slots))[:, :, :size]
+    x = bincount_weights(conf, top, xp)
+    per_pair = weighted_bincount(pair, w, 2 * n_cells, xp, device)
+    proba = weighted_bincount(b, x if w is None else x * w, n_cells, xp, device)
+    square = None if w is None else weighted_bincount(b, w * w, n_cells, xp, device)
+    return per_pair, proba, square
 
 
-def _classwise_sums(P, y, weight, edges, uniform, threshold, xp, device):
-    """Per-class, per-bin sums of validated rows, all classes sharing ``edges``.
+def _add_cells(total, part):
+    """The element-wise sum of two tuples of raw cells (``total`` None: ``part``)."""
+    if total is None:
+        return part
+    return tuple(None if a is None else a + b for a, b in zip(total, part, strict=True))
 
-    One bincount over the combined (class, bin) index gives the counts and the
+
+def _pair_table(cells, n_groups, slots, xp):
+    """Host float64 sums (4, n_groups, slots - 1) from the raw cells of
+    :func:`_pair_cells` (the slot past the end, of the dropped values, left out)."""
+    per_pair, proba, square = (None if c is None else _to_host(c, xp) for c in cells)
+    per_pair = per_pair.reshape(n_groups * slots, 2)
+    out = np.empty((4, n_groups * slots))
+    out[SUM_TRUE] = per_pair[:, 1]
+    np.add(per_pair[:, 0], per_pair[:, 1], out=out[COUNT])
+    out[SUM_PROBA] = proba
+    out[SUM_WEIGHT_SQ] = out[COUNT] if square is None else square
+    return out.reshape(4, n_groups, slots)[:, :, : slots - 1]
+
+
+def _classwise_cells(P, y, weight, edges, uniform, threshold, xp, device, work=None):
+    """Per-class, per-bin sums of validated rows, all classes sharing ``edges``, as raw
+    cells ``(count, proba, true, square)`` (laid out by :func:`_classwise_table`).
+
+    One bincount over the combined (class, bin) index gives the counts and another the
     probability sums of every class; the outcome sums need only the cell of each row's
-    true class.  Returns an array of ``xp`` of shape (4, n_classes, n_bins + 1), laid
-    out as :func:`_pair_sums` for each class.
+    true class.  A class has ``n_bins + 1`` slots as in :func:`_pair_cells`; the cell
+    past the last class holds the probabilities ``<= threshold``.
     """
     top = max_float_dtype(xp, device)
     m, k = P.shape
     stride = edges.shape[0]  # n_bins + 1 slots per class
     size = k * stride
-    cell = bin_index_unclipped(P, edges, uniform=uniform, xp=xp)
+    cell = bin_index_unclipped(P, edges, uniform=uniform, xp=xp, work=work)
     cell += xp.reshape(xp.arange(0, size, stride, dtype=cell.dtype, device=device), (1, k))
     if threshold > 0:
         cell = masked_fill(cell, ~(xp.astype(P, top, copy=False) > threshold), size, xp)
     true_cell = take_along_rows(cell, y, xp)
     flat_cell = xp.reshape(cell, (-1,))
-    flat_P = xp.astype(xp.reshape(P, (-1,)), top, copy=False)  # the order of flat_cell
-    w = None if weight is None else xp.astype(weight, top, copy=False)
-    if w is None:
+    flat_P = bincount_weights(xp.reshape(P, (-1,)), top, xp)  # the order of flat_cell
+    if weight is None:
         count = weighted_bincount(flat_cell, None, size + 1, xp, device)
-        sum_proba = weighted_bincount(flat_cell, flat_P, size + 1, xp, device)
-        sum_true = weighted_bincount(true_cell, None, size + 1, xp, device)
-        sq = count
-    else:
-        flat_w = xp.reshape(xp.broadcast_to(w[:, None], (m, k)), (-1,))
-        count = weighted_bincount(flat_cell, flat_w, size + 1, xp, device)
-        sum_proba = weighted_bincount(flat_cell, flat_P * flat_w, size + 1, xp, device)
-        sum_true = weighted_bincount(true_cell, w, size + 1, xp, device)
-        sq = weighted_bincount(flat_cell, flat_w * flat_w, size + 1, xp, device)
-    out = xp.stack([count, xp.astype(sum_proba, count.dtype, copy=False), sum_true, sq])
-    out = out[:, :size]
-    return xp.reshape(out, (4, k, stride))
+        proba = weighted_bincount(flat_cell, flat_P, size + 1, xp, device)
+        true = weighted_bincount(true_cell, None, size + 1, xp, device)
+        return count, proba, true, None
+    w = xp.astype(weight, top, copy=False)
+    flat_w = xp.reshape(xp.broadcast_to(w[:, None], (m, k)), (-1,))
+    count = weighted_bincount(flat_cell, flat_w, size + 1, xp, device)
+    proba = weighted_bincount(flat_cell, flat_P * flat_w, size + 1, xp, device)
+    true = weighted_bincount(true_cell, w, size + 1, xp, device)
+    square = weighted_bincount(flat_cell, flat_w * flat_w, size + 1, xp, device)
+    return count, proba, true, square
+
+
+def _classwise_table(cells, n_classes, stride, xp):
+    """Host float64 sums (4, n_classes, stride) from the raw cells of
+    :func:`_classwise_cells`."""
+    count, proba, true, square = (None if c is None else _to_host(c, xp) for c in cells)
+    out = np.stack([count, proba, true, count if square is None else square])
+    return out[:, : n_classes * stride].reshape(4, n_classes, stride)
 
 
 def _fold(sums):
@@ -571,8 +619,8 @@ def accumulate_pairs(
         Only probabilities above it are binned.
     bin_index : callable, default=None
         ``bin_index(x)`` computes the bins of a chunk as :func:`bin_index_unclipped`
-        does for ``edges`` (a faster exact rule for a grid of known shape); by default
-        :func:`bin_index_unclipped` itself.
+        does for ``edges`` (a faster exact rule for a grid of known shape), a fresh
+        array; by default :func:`bin_index_unclipped` itself.
     groups : array of int of shape (n,), default=None
         Group code of each pair in ``[0, n_groups)``: the sums of every group in one
         bincount over the combined (group, bin, outcome) index.
@@ -583,20 +631,22 @@ def accumulate_pairs(
     ndarray of shape (4, n_bins), or (4, n_groups, n_bins) with ``groups``
         Host float64 count, sum of probabilities, sum of outcomes and sum of squared
         weights per bin (rows :data:`COUNT`, :data:`SUM_PROBA`, :data:`SUM_TRUE`,
-        :data:`SUM_WEIGHT_SQ`).  numpy reads the pairs in long cache-sized chunks.
+        :data:`SUM_WEIGHT_SQ`).  numpy reads the pairs in long cache-sized chunks,
+        whose temporaries stay in the same few work arrays.
     """
     xp, device, _ = _context(conf)
+    work = Workspace(xp, device)
     if bin_index is None:
         uniform = _is_uniform(edges)
 
         def bin_index(x):
-            return bin_index_unclipped(x, edges, uniform=uniform, xp=xp)
+            return bin_index_unclipped(x, edges, uniform=uniform, xp=xp, work=work)
 
     size = edges.shape[0]  # n_bins + 1 slots
-    sums = None
+    cells = None
     for start, stop in row_ranges(conf.shape[0], 8, xp):
         c = conf[start:stop]
-        part = _pair_sums(
+        part = _pair_cells(
             bin_index(c),
             c,
             outcome[start:stop],
@@ -607,12 +657,21 @@ def accumulate_pairs(
             device,
             None if groups is None else groups[start:stop],
             n_groups,
+            work,
         )
-        sums = part if sums is None else sums + part
-    if sums is None:
+        cells = _add_cells(cells, part)
+    if cells is None:
         sums = np.zeros((4, n_groups, size))
-    sums = _fold(_to_host(sums, xp))
+    else:
+        sums = _pair_table(cells, n_groups, size + 1, xp)
+    sums = _fold(sums)
     return sums[:, 0, :] if groups is None else sums
+
+
+def _n_columns(data):
+    """Number of probability columns of class-wise calibration (2 for a 1-D binary
+    ``proba``)."""
+    return 2 if data.binary_1d else data.proba.shape[1]
 
 
 def _as_2col(p, pos_index, xp=None):
@@ -685,25 +744,49 @@ def _by_chunk(mode, edges):
     return mode == "top_label" or edges is not None
 
 
-def _chunk_kernel(part, mode, edges, threshold):
+def _chunk_kernel(part, mode, edges, threshold, work=None):
     """The reduction of one chunk of validated rows (:func:`_by_chunk`): the
-    (confidence, correctness) pairs of top-label calibration, else the unfolded bin
-    sums (4, n_groups, n_bins + 1) of binary or class-wise calibration with fixed
-    ``edges``, arrays of the namespace of ``part``."""
+    (confidence, correctness) pairs of top-label calibration, else the raw cells of
+    binary (:func:`_pair_cells`) or class-wise (:func:`_classwise_cells`) calibration
+    with fixed ``edges``, arrays of the namespace of ``part``; ``work`` the
+    :class:`~skcalib._core._array_api.Workspace` of the call."""
     if mode == "top_label":
         return probability_outcome(part, mode)
     xp, device = part.namespace
+    uniform = _is_uniform(edges)
     if mode == "binary":
         conf, outcome = probability_outcome(part, mode)
-        b = bin_index_unclipped(conf, edges, uniform=_is_uniform(edges), xp=xp)
+        b = bin_index_unclipped(conf, edges, uniform=uniform, xp=xp, work=work)
         size = edges.shape[0]
-        return _pair_sums(b, conf, outcome, part.sample_weight, size, threshold, xp, device)
+        sw = part.sample_weight
+        return _pair_cells(b, conf, outcome, sw, size, threshold, xp, device, work=work)
     P = part.proba
     if P.ndim == 1:
         P = _as_2col(P, part.pos_index, xp)
-    return _classwise_sums(
-        P, part.y, part.sample_weight, edges, _is_uniform(edges), threshold, xp, device
+    return _classwise_cells(
+        P, part.y, part.sample_weight, edges, uniform, threshold, xp, device, work
     )
+
+
+def _reduce_chunks(data, mode, edges, threshold, check=False):
+    """Read the rows of validated labels once, chunk by chunk (:func:`_by_chunk`): each
+    chunk's probabilities checked first with ``check``
+    (:func:`~skcalib._core._validation.check_proba_chunk`), then reduced by
+    :func:`_chunk_kernel` while in cache.  Returns the list of the chunks' pairs
+    (top-label calibration) or the raw cells summed over the chunks."""
+    xp, device = data.namespace
+    work = Workspace(xp, device)
+    name, tolerance = data.proba_name, data.tolerance
+    pairs, cells = [], None
+    for start, part in input_chunks(data):
+        if check:
+            check_proba_chunk(part.proba, start, name=name, tolerance=tolerance, xp=xp)
+        out = _chunk_kernel(part, mode, edges, threshold, work)
+        if mode == "top_label":
+            pairs.append(out)
+        else:
+            cells = _add_cells(cells, out)
+    return pairs if mode == "top_label" else cells
 
 
 def bin_stats(data, *, multiclass="auto", n_bins=15, strategy="uniform", bins=None, threshold=0.0):
@@ -720,13 +803,13 @@ def bin_stats(data, *, multiclass="auto", n_bins=15, strategy="uniform", bins=No
     mode, edges = _bin_plan(data, multiclass, n_bins, strategy, bins)
     parts = None
     if _by_chunk(mode, edges):
-        parts = [_chunk_kernel(part, mode, edges, threshold) for _, part in input_chunks(data)]
+        parts = _reduce_chunks(data, mode, edges, threshold)
     return _stats_of_parts(data, mode, edges, n_bins, threshold, parts)
 
 
 def _stats_of_parts(data, mode, edges, n_bins, threshold, parts):
-    """:class:`BinStats` from the per-chunk results of :func:`_chunk_kernel` (``parts``;
-    None when the rows are not read by chunk)."""
+    """:class:`BinStats` from the result of :func:`_reduce_chunks` (``parts``; None
+    when the rows are not read by chunk)."""
     xp, device = data.namespace
     sw = data.sample_weight
     if mode == "top_label":
@@ -735,11 +818,12 @@ def _stats_of_parts(data, mode, edges, n_bins, threshold, parts):
         parts = None
     elif mode == "binary" and parts is None:
         conf, outcome = probability_outcome(data, mode)
-    if parts is not None:  # fixed-edge sums of each chunk
-        sums = parts[0]
-        for p in parts[1:]:
-            sums = sums + p
-        sums = _fold(_to_host(sums, xp))
+    if parts is not None:  # fixed-edge sums of the chunks
+        if mode == "binary":
+            sums = _pair_table(parts, 1, edges.shape[0] + 1, xp)
+        else:
+            sums = _classwise_table(parts, _n_columns(data), edges.shape[0], xp)
+        sums = _fold(sums)
         all_edges = np.broadcast_to(edges, (sums.shape[1], edges.shape[0]))
     elif mode == "classwise":  # equal-mass edges of each class
         P = data.proba if not data.binary_1d else _as_2col(data.proba, data.pos_index, xp)
@@ -891,20 +975,9 @@ def stats_of_input(
         array_api=True,
     )
     mode, edges = _bin_plan(data, multiclass, n_bins, strategy, edges)
-    xp = data.namespace[0]
-    name, tolerance = data.proba_name, data.tolerance
     parts = None
     if _by_chunk(mode, edges):
-        parts = []
-        for start, part in input_chunks(data):
-            check_proba_chunk(part.proba, start, name=name, tolerance=tolerance, xp=xp)
-            parts.append(_chunk_kernel(part, mode, edges, threshold))
+        parts = _reduce_chunks(data, mode, edges, threshold, check=True)
     else:
-        check_proba_values(data.proba, name=name, tolerance=tolerance)
+        check_proba_values(data.proba, name=data.proba_name, tolerance=data.tolerance)
     return _stats_of_parts(data, mode, edges, n_bins, threshold, parts)
-
-
-def _pair_sums_xp(conf, outcome, weight, edges, threshold, xp, device, dtype):
-    """:func:`accumulate_pairs` (former name and signature, for the modules that still
-    import it): host float64 sums (4, n_bins)."""
-    return accumulate_pairs(conf, outcome, weight, edges, threshold)

@@ -73,6 +73,8 @@ from ._array_api import (
     get_namespace_and_device,
     has_fast_bincount,
     is_numpy_namespace,
+    min_max,
+    min_value,
     namespace_and_device,
     row_ranges,
     row_sums,
@@ -667,19 +669,19 @@ def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERAN
     if xp is None:
         xp = namespace_and_device(chunk)[0]
     if chunk.ndim == 1:
-        if bool(xp.min(chunk) >= 0) and bool(xp.max(chunk) <= 1):  # False for NaN
+        lo, hi = min_max(chunk, xp)
+        if lo >= 0 and hi <= 1:  # False for NaN
             return
         raise ValueError(_format_value_error(to_numpy(chunk, xp), start, name=name))
-    with np.errstate(all="ignore"):  # NaN/inf rows: reported below, never raised here
-        # numpy: a single-threaded einsum, as fast as a BLAS product on a chunk of any
-        # width (no BLAS threads competing with the caller's)
-        sums = row_sums(chunk, xp)
-    if (
-        bool(xp.min(chunk) >= 0)
-        and bool(xp.min(sums) >= 1 - tolerance)
-        and bool(xp.max(sums) <= 1 + tolerance)
-    ):
-        return  # every comparison is False for NaN
+    # numpy: a single-threaded einsum, as fast as a BLAS product on a chunk of any width
+    # (no BLAS threads competing with the caller's); NaN/inf rows give NaN sums, reported
+    # below and never raised as floating-point warnings
+    sums = row_sums(chunk, xp)
+    if min_value(chunk, xp) >= 0:
+        low, high = _sum_bounds(tolerance, sums.dtype == xp.float32)
+        smin, smax = min_max(sums, xp)
+        if smin >= low and smax <= high:
+            return  # every comparison is False for NaN
     chunk, row_sums_ = to_numpy(chunk, xp), to_numpy(sums, xp)
     msg = _format_value_error(chunk, start, upper=1 + tolerance, name=name)
     if msg is None:
@@ -692,6 +694,15 @@ def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERAN
             "Pass probabilities (e.g. from predict_proba or a softmax), not scores or logits"
         )
     raise ValueError(msg)
+
+
+def _sum_bounds(tolerance, single):
+    """``(1 - tolerance, 1 + tolerance)`` rounded to the dtype of the row sums (float32
+    when ``single``), as the comparison of a float32 array with a Python float rounds
+    them."""
+    if single:
+        return float(np.float32(1 - tolerance)), float(np.float32(1 + tolerance))
+    return 1 - tolerance, 1 + tolerance
 
 
 def _row_bytes(P):
