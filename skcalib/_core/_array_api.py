@@ -321,7 +321,9 @@ def xlogy(x, y, xp):
 
 
 def _is_np(xp):
-    return xp is None or namespace_name(xp) == "numpy"
+    if xp is None or xp is _NUMPY_XP:  # the namespace of namespace_and_device
+        return True
+    return namespace_name(xp) == "numpy"
 
 
 def row_ranges(n_rows, row_bytes, xp):
@@ -333,11 +335,12 @@ def row_ranges(n_rows, row_bytes, xp):
     return iter(((0, n_rows),))
 
 
-def row_sums(P, xp):
+def row_sums(P, xp, out=None):
     """Sum of each row of the 2-D ``P`` (numpy: a single-threaded ``einsum``, which
-    raises no floating-point warning for rows with NaN or infinity)."""
+    raises no floating-point warning for rows with NaN or infinity, written into
+    ``out`` when given)."""
     if _is_np(xp):
-        return np.einsum("ij->i", P)
+        return np.einsum("ij->i", P, out=out)
     with np.errstate(all="ignore"):  # namespaces computing with numpy underneath
         return xp.sum(P, axis=1)
 
@@ -462,15 +465,24 @@ def kth_smallest(x, kth, xp):
     return to_numpy(xp.take(xs, xp.asarray(kth.astype(np.int64), device=x.device)), xp)
 
 
+def argmax_rows(P, xp, out=None):
+    """Column of the first largest value of each row of the 2-D ``P`` (numpy: the
+    array's own method, written into the int64 ``out`` when given)."""
+    if _is_np(xp):
+        return P.argmax(axis=1, out=out)
+    return xp.argmax(P, axis=1)
+
+
 def _row_index(m):
-    """``np.arange(m)``, read-only and cached (one per chunk size)."""
+    """``np.arange(m)``: read-only and cached for chunk sizes (up to 65,536 rows)."""
     rows = _ROWS.get(m)
     if rows is None:
-        if len(_ROWS) > 16:
-            _ROWS.clear()
         rows = np.arange(m)
-        rows.flags.writeable = False
-        _ROWS[m] = rows
+        if m <= 1 << 16:
+            if len(_ROWS) > 16:
+                _ROWS.clear()
+            rows.flags.writeable = False
+            _ROWS[m] = rows
     return rows
 
 
@@ -567,6 +579,35 @@ class Workspace:
             a = self._xp.empty(max(size, 1), dtype=dtype, device=self._device)
             self._arrays[name] = a
         return a[:size].reshape(shape)
+
+
+class RowCollector:
+    """The per-row results of the chunks of one call, in row order: numpy's are written
+    in place (``out`` gives the slice of one array of all the rows for a function's
+    ``out=``), any other namespace's are concatenated."""
+
+    __slots__ = ("_out", "_parts", "_xp")
+
+    def __init__(self, n_rows, dtype, xp, device):
+        self._xp = xp
+        self._parts = []
+        self._out = np.empty(n_rows, dtype=dtype) if _is_np(xp) else None
+
+    def out(self, start, stop):
+        """The slice of rows ``start:stop`` to write into (numpy), else None."""
+        return None if self._out is None else self._out[start:stop]
+
+    def add(self, values):
+        """Record the results of the next chunk (returned by the function given
+        :meth:`out`)."""
+        if self._out is None:
+            self._parts.append(values)
+
+    def result(self):
+        """The results of every row."""
+        if self._out is not None:
+            return self._out
+        return self._parts[0] if len(self._parts) == 1 else self._xp.concat(self._parts)
 
 
 def into(out, func, *args):

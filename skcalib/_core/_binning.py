@@ -53,17 +53,21 @@ import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._array_api import (
+    RowCollector,
     Workspace,
     any_true,
+    argmax_rows,
     bincount_weights,
     kth_smallest,
     masked_assign,
     masked_fill,
     max_float_dtype,
+    min_value,
     namespace_and_device,
     near_integer,
     pair_index,
     row_ranges,
+    row_sums,
     scaled,
     take_along_rows,
     to_numpy,
@@ -75,9 +79,10 @@ from ._validation import (
     _to_numpy,
     check_classification_labels,
     check_proba_chunk,
+    check_proba_reductions,
     check_proba_values,
     check_sample_weight,
-    input_chunks,
+    input_ranges,
 )
 
 __all__ = [
@@ -690,17 +695,25 @@ def probability_outcome(data, multiclass):
     the namespace of ``data``.
     """
     xp, _ = data.namespace
-    P, y, pos = data.proba, data.y, data.pos_index
+    return _pairs(data.proba, data.y, data.pos_index, data.binary_1d, multiclass, xp)
+
+
+def _pairs(P, y, pos, binary_1d, multiclass, xp, y_is_outcome=None):
+    """:func:`probability_outcome` of the rows ``P`` and labels ``y``; ``y_is_outcome``
+    whether ``y`` already is the binary outcome (integer indices with 1 the positive
+    class; found from its dtype when None)."""
     if multiclass == "binary":
-        conf = P if data.binary_1d else P[:, pos]
-        if pos == 1 and xp.isdtype(y.dtype, "integral"):
+        conf = P if binary_1d else P[:, pos]
+        if y_is_outcome is None:
+            y_is_outcome = pos == 1 and xp.isdtype(y.dtype, "integral")
+        if y_is_outcome:
             return conf, y  # indices are 0/1 and 1 is the positive class: no copy
         return conf, y == pos
     if P.ndim == 1:  # binary, positive-class probability; column order = class order
         neg = 1 - P
         pred_pos = P > neg if pos == 1 else P >= neg
         return xp.where(pred_pos, P, neg), (y == pos) == pred_pos
-    pred = xp.argmax(P, axis=1)
+    pred = argmax_rows(P, xp)
     return take_along_rows(P, pred, xp), pred == y
 
 
@@ -744,49 +757,110 @@ def _by_chunk(mode, edges):
     return mode == "top_label" or edges is not None
 
 
-def _chunk_kernel(part, mode, edges, threshold, work=None):
-    """The reduction of one chunk of validated rows (:func:`_by_chunk`): the
-    (confidence, correctness) pairs of top-label calibration, else the raw cells of
-    binary (:func:`_pair_cells`) or class-wise (:func:`_classwise_cells`) calibration
-    with fixed ``edges``, arrays of the namespace of ``part``; ``work`` the
+class _ChunkPlan:
+    """What :func:`_chunk_kernel` needs besides the rows of a chunk, found once per
+    call: the mode, the fixed edges, the positive class, the namespace and the
     :class:`~skcalib._core._array_api.Workspace` of the call."""
-    if mode == "top_label":
-        return probability_outcome(part, mode)
-    xp, device = part.namespace
-    uniform = _is_uniform(edges)
-    if mode == "binary":
-        conf, outcome = probability_outcome(part, mode)
-        b = bin_index_unclipped(conf, edges, uniform=uniform, xp=xp, work=work)
-        size = edges.shape[0]
-        sw = part.sample_weight
-        return _pair_cells(b, conf, outcome, sw, size, threshold, xp, device, work=work)
-    P = part.proba
-    if P.ndim == 1:
-        P = _as_2col(P, part.pos_index, xp)
-    return _classwise_cells(
-        P, part.y, part.sample_weight, edges, uniform, threshold, xp, device, work
+
+    __slots__ = (
+        "mode",
+        "edges",
+        "uniform",
+        "threshold",
+        "pos",
+        "binary_1d",
+        "y_is_outcome",
+        "xp",
+        "device",
+        "work",
     )
+
+    def __init__(self, data, mode, edges, threshold):
+        xp, device = data.namespace
+        self.mode, self.edges, self.threshold = mode, edges, threshold
+        self.uniform = edges is not None and _is_uniform(edges)
+        self.pos, self.binary_1d = data.pos_index, data.binary_1d
+        self.y_is_outcome = data.pos_index == 1 and xp.isdtype(data.y.dtype, "integral")
+        self.xp, self.device = xp, device
+        self.work = Workspace(xp, device)
+
+
+def _chunk_kernel(P, y, weight, plan):
+    """The reduction of one chunk of validated rows (:func:`_by_chunk`; ``P``, ``y``
+    and ``weight`` the chunk's rows, ``plan`` a :class:`_ChunkPlan`): the (confidence,
+    correctness) pairs of top-label calibration, else the raw cells of binary
+    (:func:`_pair_cells`) or class-wise (:func:`_classwise_cells`) calibration with
+    fixed edges, arrays of the namespace of the rows."""
+    mode, xp, device, work = plan.mode, plan.xp, plan.device, plan.work
+    if mode == "top_label":
+        return _pairs(P, y, plan.pos, plan.binary_1d, mode, xp)
+    edges, threshold = plan.edges, plan.threshold
+    if mode == "binary":
+        conf, outcome = _pairs(P, y, plan.pos, plan.binary_1d, mode, xp, plan.y_is_outcome)
+        b = bin_index_unclipped(conf, edges, uniform=plan.uniform, xp=xp, work=work)
+        size = edges.shape[0]
+        return _pair_cells(b, conf, outcome, weight, size, threshold, xp, device, work=work)
+    if P.ndim == 1:
+        P = _as_2col(P, plan.pos, xp)
+    return _classwise_cells(P, y, weight, edges, plan.uniform, threshold, xp, device, work)
 
 
 def _reduce_chunks(data, mode, edges, threshold, check=False):
-    """Read the rows of validated labels once, chunk by chunk (:func:`_by_chunk`): each
-    chunk's probabilities checked first with ``check``
+    """Read the rows of validated labels once, chunk by chunk (:func:`_by_chunk`): with
+    ``check``, each chunk's probabilities are checked first
     (:func:`~skcalib._core._validation.check_proba_chunk`), then reduced by
     :func:`_chunk_kernel` while in cache.  Returns the list of the chunks' pairs
     (top-label calibration) or the raw cells summed over the chunks."""
-    xp, device = data.namespace
-    work = Workspace(xp, device)
+    if mode == "top_label" and data.proba.ndim == 2:
+        return [_top_label_pairs(data, check)]
+    plan = _ChunkPlan(data, mode, edges, threshold)
+    xp = plan.xp
     name, tolerance = data.proba_name, data.tolerance
+    P, y, sw = data.proba, data.y, data.sample_weight
     pairs, cells = [], None
-    for start, part in input_chunks(data):
+    for start, stop in input_ranges(data):
+        c = P[start:stop, ...]
         if check:
-            check_proba_chunk(part.proba, start, name=name, tolerance=tolerance, xp=xp)
-        out = _chunk_kernel(part, mode, edges, threshold, work)
+            check_proba_chunk(c, start, name=name, tolerance=tolerance, xp=xp)
+        out = _chunk_kernel(c, y[start:stop], None if sw is None else sw[start:stop], plan)
         if mode == "top_label":
             pairs.append(out)
         else:
             cells = _add_cells(cells, out)
     return pairs if mode == "top_label" else cells
+
+
+def _top_label_pairs(data, check):
+    """(confidence, correctness) pairs of the 2-D probabilities of validated labels
+    (:func:`_reduce_chunks`): each chunk's row sums, minimum (with ``check``) and
+    predicted classes are computed while it is in cache, the values are checked after
+    the loop (:func:`~skcalib._core._validation.check_proba_reductions`: nothing read
+    from a chunk can fail on an invalid value), then the confidences are gathered."""
+    xp, device = data.namespace
+    P, y = data.proba, data.y
+    n = data.n_samples
+    ranges = list(input_ranges(data))
+    preds = RowCollector(n, np.int64, xp, device)
+    sums = RowCollector(n, P.dtype, xp, device) if check else None
+    mins = []
+    for start, stop in ranges:
+        c = P[start:stop, ...]
+        if check:
+            sums.add(row_sums(c, xp, out=sums.out(start, stop)))
+            mins.append(min_value(c, xp))
+        preds.add(argmax_rows(c, xp, out=preds.out(start, stop)))
+    if check:
+        check_proba_reductions(
+            P,
+            ranges,
+            mins,
+            sums.result(),
+            name=data.proba_name,
+            tolerance=data.tolerance,
+            xp=xp,
+        )
+    pred = preds.result()
+    return take_along_rows(P, pred, xp), pred == y
 
 
 def bin_stats(data, *, multiclass="auto", n_bins=15, strategy="uniform", bins=None, threshold=0.0):

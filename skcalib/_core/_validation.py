@@ -89,10 +89,12 @@ __all__ = [
     "check_classification_input",
     "check_classification_labels",
     "check_proba_chunk",
+    "check_proba_reductions",
     "check_proba_values",
     "check_sample_shape",
     "check_sample_weight",
     "input_chunks",
+    "input_ranges",
     "iter_row_chunks",
     "row_chunks",
     "row_sum_tolerance",
@@ -696,6 +698,26 @@ def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERAN
     raise ValueError(msg)
 
 
+def check_proba_reductions(P, ranges, mins, sums, *, name="y_proba", tolerance=PROBA_TOLERANCE, xp):
+    """:func:`check_proba_chunk` of every chunk of the 2-D ``P``, from reductions made
+    while each chunk was in cache: for kernels that read every chunk anyway and need
+    not wait for its check (their reductions cannot fail on any value).
+
+    ``ranges`` are the chunks' ``(start, stop)`` rows, ``mins`` the minimum of each
+    chunk (:func:`~skcalib._core._array_api.min_value`) and ``sums`` the row sums of
+    every row (:func:`~skcalib._core._array_api.row_sums`).  Where a check fails, the
+    first failing chunk is checked again by :func:`check_proba_chunk`, which raises
+    the error it raises in a loop of checks: the same message, of the same entry.
+    """
+    if all(lo >= 0 for lo in mins):  # False for NaN
+        low, high = _sum_bounds(tolerance, sums.dtype == xp.float32)
+        smin, smax = min_max(sums, xp)
+        if smin >= low and smax <= high:
+            return
+    for start, stop in ranges:
+        check_proba_chunk(P[start:stop, ...], start, name=name, tolerance=tolerance, xp=xp)
+
+
 def _sum_bounds(tolerance, single):
     """``(1 - tolerance, 1 + tolerance)`` rounded to the dtype of the row sums (float32
     when ``single``), as the comparison of a float32 array with a Python float rounds
@@ -733,9 +755,14 @@ def input_chunks(data):
     checked (:func:`check_proba_chunk`), then given to the kernel while it is in cache,
     and the per-chunk results are merged.
     """
-    xp = data.namespace[0]
-    for start, stop in row_ranges(data.n_samples, _row_bytes(data.proba), xp):
+    for start, stop in input_ranges(data):
         yield start, data.rows(start, stop)
+
+
+def input_ranges(data):
+    """The ``(start, stop)`` row ranges of :func:`input_chunks`, for the kernels that
+    slice the arrays of ``data`` themselves."""
+    return row_ranges(data.n_samples, _row_bytes(data.proba), data.namespace[0])
 
 
 def check_proba_values(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
