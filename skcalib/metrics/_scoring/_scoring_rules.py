@@ -27,9 +27,11 @@ from scipy.optimize import isotonic_regression
 from scipy.special import xlogy
 
 from ..._core._array_api import (
+    Workspace,
     add_at_rows,
     clip,
     dot,
+    float_copy,
     get_namespace_and_device,
     has_fast_bincount,
     max_float_dtype,
@@ -46,6 +48,7 @@ from ..._core._validation import (
     check_classification_labels,
     check_proba_chunk,
     input_chunks,
+    input_ranges,
 )
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._results import BrierDecompositionResult, ScoreDecompositionResult
@@ -86,7 +89,11 @@ def _group_total(values, data, groups, n_groups):
     ``groups`` a host float64 array (n_groups,) of the sums of each group (one weighted
     bincount)."""
     xp, device = data.namespace
-    sw = data.sample_weight
+    return _row_total(values, data.sample_weight, groups, n_groups, xp, device)
+
+
+def _row_total(values, sw, groups, n_groups, xp, device):
+    """:func:`_group_total` of per-row ``values`` with the weights ``sw`` (or None)."""
     if groups is None:
         if sw is None:
             return float(xp.sum(values))
@@ -97,37 +104,40 @@ def _group_total(values, data, groups, n_groups):
     return np.asarray(to_numpy(sums, xp), dtype=np.float64)
 
 
-def _brier_sum(data, groups=None, n_groups=1):
+def _brier_sum(data, groups=None, n_groups=1, check=False):
     """Weighted sum over samples of the per-sample Brier score of validated data.
 
     A float, or with ``groups`` (an int array (n_samples,) of codes in
     ``[0, n_groups)``) a float64 array of the sum of each group.  The (one-hot - p)
     differences are formed in the widest float of the device, by chunks of rows for
-    numpy (no n x k float64 copy of float32 input), so the result is as accurate as the
-    element-wise definition (no ``sum p^2 - 2 p_y + 1`` cancellation for near-perfect
-    forecasts).
+    numpy in one reused work array (no n x k float64 copy of float32 input), so the
+    result is as accurate as the element-wise definition (no ``sum p^2 - 2 p_y + 1``
+    cancellation for near-perfect forecasts).  With ``check``, the probability values
+    of each chunk are checked (:func:`check_proba_chunk`) before it is summed: the
+    probabilities are read from memory once.
     """
     xp, device = data.namespace
     top = max_float_dtype(xp, device)
-    P = data.proba
+    work = Workspace(xp, device)
+    P, y, sw, pos = data.proba, data.y, data.sample_weight, data.pos_index
+    name, tolerance = data.proba_name, data.tolerance
     total = 0.0 if groups is None else np.zeros(n_groups)
-    for start, stop in row_ranges(data.n_samples, 8 * (P.shape[1] if P.ndim == 2 else 1), xp):
-        part = data.rows(start, stop)
-        c = part.proba
+    for start, stop in input_ranges(data):
+        c = P[start:stop, ...]
+        if check:
+            check_proba_chunk(c, start, name=name, tolerance=tolerance, xp=xp)
+        D = float_copy(c, top, xp, out=work.get("brier", tuple(c.shape), top))
         if c.ndim == 1:
-            d = xp.astype(c, top) - xp.astype(part.y == part.pos_index, top)
-            if groups is None and part.sample_weight is None:
-                total += sum_of_squares(d, xp)
-                continue
-            per_row = d * d
+            D = D - xp.astype(y[start:stop] == pos, top)
         else:
-            D = add_at_rows(xp.astype(c, top), part.y, -1.0, xp)
-            if groups is None and part.sample_weight is None:
-                total += sum_of_squares(xp.reshape(D, (-1,)), xp)
-                continue
-            per_row = row_dot(D, D, xp)
+            D = add_at_rows(D, y[start:stop], -1.0, xp)
+        w = None if sw is None else sw[start:stop]
+        if groups is None and w is None:
+            total += sum_of_squares(D, xp)
+            continue
+        per_row = D * D if D.ndim == 1 else row_dot(D, D, xp)
         g = None if groups is None else groups[start:stop]
-        total += _group_total(per_row, part, g, n_groups)
+        total += _row_total(per_row, w, g, n_groups, xp, device)
     if P.ndim == 2 and P.shape[1] == 2:
         # binary problem given as two columns: sklearn's scale_by_half="auto"
         total *= 0.5
@@ -144,7 +154,7 @@ def _true_class_proba(data):
         p = xp.where(y == data.pos_index, P, 1 - P)
     else:
         p = take_along_rows(P, y, xp)
-    return xp.astype(p, max_float_dtype(xp, device))
+    return xp.astype(p, max_float_dtype(xp, device), copy=False)
 
 
 def _log_loss_sum(data, eps, groups=None, n_groups=1):
@@ -248,11 +258,7 @@ def brier_score(y_true, y_proba, *, sample_weight=None, labels=None, pos_label=N
         array_api=True,
     )
     # one read of the probabilities: each chunk is checked, then summed
-    xp = data.namespace[0]
-    total = 0.0
-    for start, part in input_chunks(data):
-        check_proba_chunk(part.proba, start, name=data.proba_name, tolerance=data.tolerance, xp=xp)
-        total += _brier_sum(part)
+    total = _brier_sum(data, check=True)
     return float(_weighted_mean_total(total, data.sample_weight, data.n_samples))
 
 
