@@ -430,19 +430,23 @@ def truncated(t, xp, out=None):
     return xp.astype(t, xp.int64)
 
 
-def near_integer(t, tol, xp, work=None):
-    """Boolean mask of the values of ``t`` within ``tol`` of an integer (numpy: three
-    passes into the arrays of ``work``, a :class:`Workspace`, when given)."""
+def near_integer(t, b, tol, xp, work=None):
+    """Boolean mask of the values of ``t`` (non-negative floats) within ``tol`` of an
+    integer, given ``b``, their truncation to integers (:func:`truncated`); None when
+    there is none.
+
+    numpy: the fractional parts ``t - b`` (exact) in one pass, into an array of
+    ``work`` (a :class:`Workspace`) when given, then their minimum and maximum; the
+    mask itself only where a value is near an integer."""
     if _is_np(xp):
-        if work is not None:
-            r = np.rint(t, out=work.get("near_r", t.shape, t.dtype))
-            np.subtract(r, t, out=r)
-            np.abs(r, out=r)
-            return np.less(r, tol, out=work.get("near", t.shape, np.bool_))
-        r = np.rint(t)
-        r -= t
-        return np.abs(r, out=r) < tol
-    return xp.abs(xp.round(t) - t) < tol
+        out = None if work is None else work.get("frac", t.shape, t.dtype)
+        r = np.subtract(t, b, out=out)
+        if r.size == 0 or (r.min() >= tol and r.max() <= 1 - tol):
+            return None
+        return (r < tol) | (r > 1 - tol)
+    r = t - xp.astype(b, t.dtype)
+    near = (r < tol) | (r > 1 - tol)
+    return near if bool(xp.any(near)) else None
 
 
 def pair_index(b, flag, xp, out=None):

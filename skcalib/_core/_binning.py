@@ -55,7 +55,6 @@ from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._array_api import (
     RowCollector,
     Workspace,
-    any_true,
     argmax_rows,
     bincount_weights,
     kth_smallest,
@@ -314,8 +313,8 @@ def bin_index_unclipped(x, edges, *, uniform, xp=None, work=None):
     shape = tuple(x.shape)
     t = scaled(x, n_bins, top, xp, out=None if work is None else work.get("t", shape, top))
     b = truncated(t, xp, out=None if work is None else work.get("b", shape, xp.int64))
-    near = near_integer(t, 4 * n_bins * _eps(top, xp), xp, work)
-    if any_true(near, xp):
+    near = near_integer(t, b, 4 * n_bins * _eps(top, xp), xp, work)
+    if near is not None:
         upper = xp.asarray(edges[1:], dtype=top, device=device)
         xv = xp.astype(x[near], top, copy=False)
         b = masked_assign(b, near, xp.searchsorted(upper, xv, side="left"), xp)
