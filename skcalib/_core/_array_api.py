@@ -196,6 +196,8 @@ def numpy_namespace():
 def max_float_dtype(xp, device):
     """float64, or float32 where ``device`` has no float64 (Apple MPS and
     ``array_api_strict.Device("no_float64")``)."""
+    if xp is _NUMPY_XP and xp is not None:  # numpy's namespace: float64 everywhere
+        return xp.float64
     info = getattr(xp, "__array_namespace_info__", None)
     if info is not None:
         try:
@@ -435,15 +437,16 @@ def near_integer(t, b, tol, xp, work=None):
     integer, given ``b``, their truncation to integers (:func:`truncated`); None when
     there is none.
 
-    numpy: the fractional parts ``t - b`` (exact) in one pass, into an array of
-    ``work`` (a :class:`Workspace`) when given, then their minimum and maximum; the
-    mask itself only where a value is near an integer."""
+    numpy: the distances ``|rint(t) - t|`` in three same-dtype passes, into an array
+    of ``work`` (a :class:`Workspace`) when given, then their minimum; the mask itself
+    only where a value is near an integer."""
     if _is_np(xp):
-        out = None if work is None else work.get("frac", t.shape, t.dtype)
-        r = np.subtract(t, b, out=out)
-        if r.size == 0 or (r.min() >= tol and r.max() <= 1 - tol):
+        r = np.rint(t, out=None if work is None else work.get("near", t.shape, t.dtype))
+        np.subtract(r, t, out=r)
+        np.abs(r, out=r)
+        if r.size == 0 or r.min() >= tol:
             return None
-        return (r < tol) | (r > 1 - tol)
+        return r < tol
     r = t - xp.astype(b, t.dtype)
     near = (r < tol) | (r > 1 - tol)
     return near if bool(xp.any(near)) else None
