@@ -285,8 +285,9 @@ def weighted_bincount(index, weights, minlength, xp, device):
         )
     dtype = max_float_dtype(xp, device) if weights is None else weights.dtype
     if name == "torch":  # Tensor.bincount: no one-hot, no ones array for counts
-        out = xp.astype(index, xp.int64).bincount(weights=weights, minlength=minlength)
-        return xp.astype(out, dtype)
+        index = xp.astype(index, xp.int64, copy=False)
+        out = index.bincount(weights=weights, minlength=minlength)
+        return xp.astype(out, dtype, copy=False)
     if name == "cupy":  # pragma: no cover - needs a GPU; CuPy has numpy's bincount
         return xp.astype(xp.bincount(index, weights=weights, minlength=minlength), dtype)
     if weights is None:
@@ -328,13 +329,28 @@ def _is_np(xp):
     return namespace_name(xp) == "numpy"
 
 
-def row_ranges(n_rows, row_bytes, xp):
+def row_ranges(n_rows, row_bytes, xp, device=None):
     """``(start, stop)`` ranges of rows: cache-sized chunks
-    (:func:`~skcalib._core._chunks.iter_row_chunks`) for numpy, the whole array in
-    one range for any other namespace (one reduction per operation on a device)."""
+    (:func:`~skcalib._core._chunks.iter_row_chunks`) for numpy, chunks of
+    :data:`CPU_TENSOR_CHUNK_BYTES` for PyTorch tensors on the CPU (``device`` given),
+    the whole array in one range for any other namespace and device (one reduction per
+    operation on a GPU)."""
     if _is_np(xp):
         return iter_row_chunks(n_rows, row_bytes)
+    if device is not None and _is_cpu_tensor(xp, device):
+        return iter_row_chunks(n_rows, row_bytes, CPU_TENSOR_CHUNK_BYTES)
     return iter(((0, n_rows),))
+
+
+#: Bytes of one chunk of rows of a PyTorch CPU tensor in :func:`row_ranges`: read from
+#: memory once and reused from the cache by the next operations, as numpy's chunks are,
+#: but larger, so that the per-call cost of PyTorch's operations (several microseconds)
+#: stays small against their work.
+CPU_TENSOR_CHUNK_BYTES = 1 << 20
+
+
+def _is_cpu_tensor(xp, device):
+    return namespace_name(xp) == "torch" and getattr(device, "type", device) == "cpu"
 
 
 def row_sums(P, xp, out=None):
@@ -419,7 +435,9 @@ def scaled(x, factor, dtype, xp, out=None):
         if out is not None and out.shape == x.shape:
             return np.multiply(x, factor, out=out, dtype=dtype)
         return np.multiply(x, factor, dtype=dtype, order="C")
-    return xp.astype(x, dtype) * factor
+    t = xp.astype(x, dtype, copy=True)
+    t *= factor  # in place where the namespace allows
+    return t
 
 
 def truncated(t, xp, out=None):
@@ -447,9 +465,10 @@ def near_integer(t, b, tol, xp, work=None):
         if r.size == 0 or r.min() >= tol:
             return None
         return r < tol
-    r = t - xp.astype(b, t.dtype)
-    near = (r < tol) | (r > 1 - tol)
-    return near if bool(xp.any(near)) else None
+    r = xp.abs(xp.round(t) - t)
+    if 0 in tuple(r.shape) or float(xp.min(r)) >= tol:
+        return None
+    return r < tol
 
 
 def pair_index(b, flag, xp, out=None):
@@ -458,7 +477,7 @@ def pair_index(b, flag, xp, out=None):
     if _is_np(xp):
         pair = np.left_shift(b, 1, out=out)
         return np.add(pair, flag, out=pair, casting="unsafe")
-    return b * 2 + xp.astype(flag, b.dtype)
+    return b * 2 + xp.astype(flag, b.dtype, copy=False)
 
 
 def bincount_weights(x, dtype, xp):
@@ -506,6 +525,10 @@ def argmax_rows(P, xp, out=None):
     array's own method, written into the int64 ``out`` when given)."""
     if _is_np(xp):
         return P.argmax(axis=1, out=out)
+    if _is_cpu_tensor(xp, P.device):
+        # PyTorch's CPU argmax is not vectorised (about 7x numpy's): numpy's on the
+        # tensor's own memory (no copy; the same first index, NaN included)
+        return xp.asarray(P.numpy().argmax(axis=1))
     return xp.argmax(P, axis=1)
 
 

@@ -760,9 +760,13 @@ def input_chunks(data):
 
 
 def input_ranges(data):
-    """The ``(start, stop)`` row ranges of :func:`input_chunks`, for the kernels that
-    slice the arrays of ``data`` themselves."""
-    return row_ranges(data.n_samples, _row_bytes(data.proba), data.namespace[0])
+    """``(start, stop)`` row ranges of ``data`` for the kernels that slice its arrays
+    themselves: cache-sized chunks of rows of 8 bytes a value (the kernels compute in
+    float64, also for float32 input) for numpy and PyTorch CPU tensors
+    (:func:`~skcalib._core._array_api.row_ranges`), one range on a GPU."""
+    P = data.proba
+    xp, device = data.namespace
+    return row_ranges(data.n_samples, 8 * (P.shape[1] if P.ndim == 2 else 1), xp, device)
 
 
 def check_proba_values(P, *, name="y_proba", tolerance=PROBA_TOLERANCE):
