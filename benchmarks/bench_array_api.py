@@ -4,6 +4,7 @@ available), measured in the same run.
 * top-label ECE (``expected_calibration_error``) of 1,000,000 x 1,000 float32
   probabilities;
 * binary ECE of 100,000,000 float32 probabilities;
+* multiclass ``brier_score`` of 10,000,000 x 10 float64 probabilities;
 * ``TemperatureScaling().fit`` on 50,000 x 1,000 logits (float64 and float32), against
   scikit-learn's ``CalibratedClassifierCV(FrozenEstimator(model),
   method="temperature")`` on the same arrays (numpy, and its own array API path on the
@@ -19,7 +20,11 @@ faster they are than the numpy path (best of interleaved repeats).  PyTorch runs
 ``sklearn.config_context(array_api_dispatch=True)``; the script sets
 ``SCIPY_ARRAY_API=1`` before scipy is imported, as scikit-learn requires.
 
-Run: python benchmarks/bench_array_api.py [--quick] [--repeat N]
+The PyTorch CPU rows of the metrics have targets: within 1.5x of the numpy path's time
+(ECE; "x faster" at least 0.67) and within 2x (Brier score; at least 0.5).
+``--metrics-only`` runs the metric rows alone.
+
+Run: python benchmarks/bench_array_api.py [--quick] [--repeat N] [--metrics-only]
 """
 
 import os
@@ -32,7 +37,7 @@ from _common import _timed, compare, parse_args, report  # noqa: E402
 from sklearn.base import BaseEstimator, ClassifierMixin  # noqa: E402
 
 from skcalib._core._array_api import to_numpy  # noqa: E402
-from skcalib.metrics import expected_calibration_error  # noqa: E402
+from skcalib.metrics import brier_score, expected_calibration_error  # noqa: E402
 from skcalib.recalibration import MatrixScaling, TemperatureScaling, VectorScaling  # noqa: E402
 
 try:
@@ -96,7 +101,7 @@ def dispatched(func):
     return run
 
 
-def bench_ece(label, y, P, devs, repeat):
+def bench_ece(label, y, P, devs, repeat, target=None):
     def ece_numpy():
         return expected_calibration_error(y, P)
 
@@ -107,7 +112,33 @@ def bench_ece(label, y, P, devs, repeat):
         ty, tP = on(dev, y, P)
         run = dispatched(lambda ty=ty, tP=tP: expected_calibration_error(ty, tP))
         value = float(run())
-        compare(f"{label}: torch {dev}  (ECE {value:.6f}, numpy {ref:.6f})", run, ece_numpy, repeat)
+        compare(
+            f"{label}: torch {dev}  (ECE {value:.6f}, numpy {ref:.6f})",
+            run,
+            ece_numpy,
+            repeat,
+            at_least=target if dev == "cpu" else None,
+        )
+        del ty, tP
+
+
+def bench_brier(label, y, P, devs, repeat, target=None):
+    def brier_numpy():
+        return brier_score(y, P)
+
+    report(f"{label}: numpy", brier_numpy, lambda: np.sum(P), P.nbytes + y.nbytes, repeat)
+    ref = brier_numpy()
+    for dev in devs:
+        ty, tP = on(dev, y, P)
+        run = dispatched(lambda ty=ty, tP=tP: brier_score(ty, tP))
+        value = float(run())
+        compare(
+            f"{label}: torch {dev}  (Brier {value:.6f}, numpy {ref:.6f})",
+            run,
+            brier_numpy,
+            repeat,
+            at_least=target if dev == "cpu" else None,
+        )
         del ty, tP
 
 
@@ -229,31 +260,47 @@ def bench_scaling(cls, n, k, devs, repeat):
 
 
 def main():
-    args = parse_args(__doc__)
+    def options(parser):
+        parser.add_argument(
+            "--metrics-only", action="store_true", help="the metric rows alone (no fits)"
+        )
+
+    args = parse_args(__doc__, options)
     devs = devices()
     print(describe(devs))
     full = "cuda" in devs and not args.quick
     repeat = args.repeat or (1 if args.quick else 3)
     if args.quick:
         (n_top, k_top), n_bin, (n_ts, k_ts) = (2_000, 100), 100_000, (2_000, 100)
+        n_brier = 20_000
     elif full:
         (n_top, k_top), n_bin, (n_ts, k_ts) = (1_000_000, 1_000), 100_000_000, (50_000, 1_000)
+        n_brier = 10_000_000
     else:  # no GPU: metric sizes reduced by 10x
         (n_top, k_top), n_bin, (n_ts, k_ts) = (100_000, 1_000), 10_000_000, (50_000, 1_000)
+        n_brier = 1_000_000
     print(
-        f"sizes: top-label {n_top}x{k_top}, binary {n_bin}, temperature {n_ts}x{k_ts}"
+        f"sizes: top-label {n_top}x{k_top}, binary {n_bin}, Brier {n_brier}x10, "
+        f"temperature {n_ts}x{k_ts}"
         + ("" if full or args.quick else " (metric sizes reduced 10x: no GPU)")
     )
+    ece_target, brier_target = (None, None) if args.quick else (1 / 1.5, 1 / 2)
     rng = np.random.default_rng(0)
     P = rng.random((n_top, k_top), dtype=np.float32) ** 4
     P /= P.sum(axis=1, keepdims=True)
     y = rng.integers(0, k_top, n_top)
-    bench_ece(f"top-label ECE {n_top}x{k_top} float32", y, P, devs, repeat)
+    bench_ece(f"top-label ECE {n_top}x{k_top} float32", y, P, devs, repeat, ece_target)
     del P, y
     p = rng.random(n_bin, dtype=np.float32)
     yb = (rng.random(n_bin, dtype=np.float32) < p).astype(np.int64)
-    bench_ece(f"binary ECE {n_bin} float32", yb, p, devs, repeat)
+    bench_ece(f"binary ECE {n_bin} float32", yb, p, devs, repeat, ece_target)
     del p, yb
+    P = rng.dirichlet(np.ones(10), size=n_brier)
+    y = rng.integers(0, 10, n_brier)
+    bench_brier(f"multiclass Brier {n_brier}x10 float64", y, P, devs, repeat, brier_target)
+    del P, y
+    if args.metrics_only:
+        return
     bench_temperature(n_ts, k_ts, devs, repeat)
     n_sc, k_vs, k_ms = (2_000, 10, 5) if args.quick else (50_000, 100, 30)
     bench_scaling(VectorScaling, n_sc, k_vs, devs, repeat)
