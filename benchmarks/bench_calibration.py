@@ -5,8 +5,14 @@ with the floor's, as a ratio to the best time of a
 "floor" -- the cheapest numpy operation that reads the same input once -- and the peak
 extra memory (tracemalloc) as a fraction of the input size.
 
-Run: python benchmarks/bench_calibration.py [--quick]
+The binary ECE is also timed against relplot's ``binnedECE`` (same data, 15 bins;
+target: >= 1.25x faster) when relplot imports; it is not a dependency: pass the
+site-packages directory of an environment where it is installed with ``--relplot-path``.
+
+Run: python benchmarks/bench_calibration.py [--quick] [--relplot-path DIR]
 """
+
+import sys
 
 import numpy as np
 from _common import compare, parse_args, report
@@ -21,8 +27,22 @@ from skcalib.metrics import (
 )
 
 
+def _relplot(path):
+    """relplot's ``binnedECE``, or None where relplot does not import."""
+    if path:
+        sys.path.append(path)
+    try:
+        import relplot.metrics
+    except ImportError:
+        return None
+    return relplot.metrics.binnedECE
+
+
 def main():
-    args = parse_args(__doc__)
+    def options(parser):
+        parser.add_argument("--relplot-path", default=None, help="site-packages with relplot")
+
+    args = parse_args(__doc__, options)
     quick = args.quick
     repeat = args.repeat or (3 if quick else 7)
     rng = np.random.default_rng(0)
@@ -96,6 +116,17 @@ def main():
         max(3, repeat // 2),
         at_least=None if quick else 8.0,
     )
+    binned_ece = _relplot(args.relplot_path)
+    if binned_ece is None:
+        print("relplot not found (--relplot-path): no relplot row")
+    else:
+        compare(
+            f"binary ECE n={n} vs relplot binnedECE(p, y, nbins=15)",
+            lambda: expected_calibration_error(yb, p),
+            lambda: binned_ece(p, yb, nbins=15),
+            max(3, repeat // 2),
+            at_least=None if quick else 1.25,
+        )
 
     # 3. static (class-wise) CE, 100,000 x 100
     n, k = (5_000, 100) if quick else (100_000, 100)
