@@ -61,6 +61,7 @@ from ._array_api import (
     masked_assign,
     masked_fill,
     max_float_dtype,
+    min_max,
     min_value,
     namespace_and_device,
     near_integer,
@@ -834,18 +835,27 @@ def _top_label_pairs(data, check):
     (:func:`_reduce_chunks`): each chunk's row sums, minimum (with ``check``) and
     predicted classes are computed while it is in cache, the values are checked after
     the loop (:func:`~skcalib._core._validation.check_proba_reductions`: nothing read
-    from a chunk can fail on an invalid value), then the confidences are gathered."""
+    from a chunk can fail on an invalid value), then the confidences are gathered.  The
+    row sums of wide rows (64 classes or more, at most 1/64 of the input) are kept and
+    compared once; those of narrow rows are reduced to their minimum and maximum in
+    each chunk (no array of every row)."""
     xp, device = data.namespace
     P, y = data.proba, data.y
-    n = data.n_samples
+    n, k = P.shape
     ranges = list(input_ranges(data))
     preds = RowCollector(n, np.int64, xp, device)
-    sums = RowCollector(n, P.dtype, xp, device) if check else None
+    keep = check and k >= 64
+    sums = RowCollector(n, P.dtype, xp, device) if keep else []
+    work = Workspace(xp, device)
     mins = []
     for start, stop in ranges:
         c = P[start:stop, ...]
-        if check:
+        if keep:
             sums.add(row_sums(c, xp, out=sums.out(start, stop)))
+        elif check:
+            s = row_sums(c, xp, out=work.get("sums", (stop - start,), P.dtype))
+            sums.append(min_max(s, xp))
+        if check:
             mins.append(min_value(c, xp))
         preds.add(argmax_rows(c, xp, out=preds.out(start, stop)))
     if check:
@@ -853,7 +863,7 @@ def _top_label_pairs(data, check):
             P,
             ranges,
             mins,
-            sums.result(),
+            sums.result() if keep else sums,
             name=data.proba_name,
             tolerance=data.tolerance,
             xp=xp,

@@ -705,15 +705,21 @@ def check_proba_reductions(P, ranges, mins, sums, *, name="y_proba", tolerance=P
 
     ``ranges`` are the chunks' ``(start, stop)`` rows, ``mins`` the minimum of each
     chunk (:func:`~skcalib._core._array_api.min_value`) and ``sums`` the row sums of
-    every row (:func:`~skcalib._core._array_api.row_sums`).  Where a check fails, the
-    first failing chunk is checked again by :func:`check_proba_chunk`, which raises
-    the error it raises in a loop of checks: the same message, of the same entry.
+    every row (:func:`~skcalib._core._array_api.row_sums`), or the ``(min, max)`` of
+    each chunk's row sums.  Where a check fails, the first failing chunk is checked
+    again by :func:`check_proba_chunk`, which raises the error it raises in a loop of
+    checks: the same message, of the same entry.
     """
     if all(lo >= 0 for lo in mins):  # False for NaN
-        low, high = _sum_bounds(tolerance, sums.dtype == xp.float32)
-        smin, smax = min_max(sums, xp)
-        if smin >= low and smax <= high:
-            return
+        if isinstance(sums, list):
+            low, high = _sum_bounds(tolerance, P.dtype == xp.float32)
+            if all(lo >= low and hi <= high for lo, hi in sums):
+                return
+        else:
+            low, high = _sum_bounds(tolerance, sums.dtype == xp.float32)
+            smin, smax = min_max(sums, xp)
+            if smin >= low and smax <= high:
+                return
     for start, stop in ranges:
         check_proba_chunk(P[start:stop, ...], start, name=name, tolerance=tolerance, xp=xp)
 
