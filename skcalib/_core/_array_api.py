@@ -49,12 +49,17 @@ Interface (used by the metrics and the estimators; stable)
 Kernels are written once against ``xp`` (numpy's namespace included); where numpy has a
 faster primitive than the standard's, one helper below picks it for numpy input and the
 standard's functions otherwise: :func:`row_sums` and :func:`row_dot` (``einsum``),
-:func:`dot` and :func:`sum_of_squares` (``np.dot``), :func:`kth_smallest` (``np.partition``),
-:func:`rint` and :func:`clip` (the numpy ufuncs),
-:func:`take_along_rows` and :func:`add_at_rows` (fancy indexing), :func:`scaled`
-(a multiply with an output dtype), :func:`masked_fill` and :func:`masked_assign` (item
-assignment, absent from JAX), :func:`row_ranges` (cache-sized chunks of rows for numpy,
-one chunk on a device).
+:func:`dot` and :func:`sum_of_squares` (single-threaded BLAS dots of blocks),
+:func:`kth_smallest` (``np.partition``), :func:`rint` and :func:`clip` (the numpy
+ufuncs), :func:`min_value`, :func:`min_max` and :func:`argmax_rows`
+(the array's own methods; :func:`argmax_rows` also for PyTorch CPU tensors, whose
+argmax is not vectorised), :func:`take_along_rows` and :func:`add_at_rows` (fancy
+indexing), :func:`scaled`, :func:`truncated`, :func:`float_copy`,
+:func:`near_integer` and :func:`pair_index` (written into the reused arrays of a
+:class:`Workspace`), :func:`bincount_weights`, :func:`masked_fill` and
+:func:`masked_assign` (item assignment, absent from JAX), :func:`row_ranges`
+(cache-sized chunks of rows for numpy, 1 MiB chunks for PyTorch CPU tensors, one chunk
+on a GPU), :class:`RowCollector` (per-row results of the chunks in one array).
 """
 
 from __future__ import annotations
@@ -65,13 +70,22 @@ from ..utils._sklearn_compat import sklearn_namespace_and_device
 from ._chunks import iter_row_chunks
 
 __all__ = [
+    "RowCollector",
+    "Workspace",
     "add_at_rows",
+    "argmax_rows",
+    "bincount_weights",
     "clip",
     "dot",
+    "float_copy",
     "float_dtype",
     "kth_smallest",
     "masked_assign",
     "masked_fill",
+    "min_max",
+    "min_value",
+    "near_integer",
+    "pair_index",
     "rint",
     "row_dot",
     "row_ranges",
@@ -79,6 +93,7 @@ __all__ = [
     "scaled",
     "sum_of_squares",
     "take_along_rows",
+    "truncated",
     "get_namespace_and_device",
     "namespace_and_device",
     "has_fast_bincount",
@@ -502,13 +517,6 @@ def min_value(x, xp):
     if _is_np(xp):
         return float(x.min())
     return float(xp.min(x))
-
-
-def any_true(mask, xp):
-    """Whether the boolean array ``mask`` holds a True, as a Python bool."""
-    if _is_np(xp):
-        return bool(mask.any())
-    return bool(xp.any(mask))
 
 
 def kth_smallest(x, kth, xp):

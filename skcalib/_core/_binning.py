@@ -25,12 +25,16 @@ Each kernel is written once against the array namespace of its input (numpy's in
 :func:`~skcalib._core._array_api.namespace_and_device`): an exact right-closed bin index
 by arithmetic on the edges and weighted bincounts
 (:func:`~skcalib._core._array_api.weighted_bincount`: ``np.bincount`` for numpy) over a
-combined (group, bin, outcome) or (class, bin) index (:func:`_pair_sums`,
-:func:`_classwise_sums`), in cache-sized chunks of rows for numpy and in one piece on a
-device.  Kernels take validated arrays.  The public entry point
-(:func:`stats_of_input`) reads the data once: it checks each chunk of rows
-(:func:`~skcalib._core._validation.check_proba_chunk`), reduces it to its bin sums or
-(probability, outcome) pairs while it is in cache, and merges the per-chunk results.
+combined (group, bin, outcome) or (class, bin) index (:func:`_pair_cells`,
+:func:`_classwise_cells`), in cache-sized chunks of rows for numpy (whose temporaries
+stay in the reused arrays of a :class:`~skcalib._core._array_api.Workspace`), in 1 MiB
+chunks for PyTorch CPU tensors and in one piece on a GPU.  Kernels take validated
+arrays.  The public entry point (:func:`stats_of_input`) reads the data once: it checks
+each chunk of rows (:func:`~skcalib._core._validation.check_proba_chunk`), reduces it
+to its bin sums or (probability, outcome) pairs while it is in cache, and adds up the
+per-chunk sums; top-label calibration keeps each chunk's row sums, minimum and
+predicted classes and compares the values after the loop
+(:func:`~skcalib._core._validation.check_proba_reductions`).
 
 Equal-mass bins (``strategy="quantile"``) use the inverted-CDF quantiles of the binned
 values: inner edge ``k`` is the smallest value ``v`` with ``F(v) >= k / n_bins``, where

@@ -11,8 +11,8 @@ Performance notes
 * Probabilities are never copied when they already are a float32/float64 numpy array
   (C or F ordered); other dtypes are converted once.
 * Value checks read the probabilities in cache-sized chunks of rows
-  (:func:`check_proba_chunk`).  For a 2-D array the per-row sum (a BLAS matrix-vector
-  product) both checks that rows sum to one and rules out NaN and inf in that row (a row
+  (:func:`check_proba_chunk`).  For a 2-D array the per-row sum (a single-threaded
+  ``einsum``) both checks that rows sum to one and rules out NaN and inf in that row (a row
   with a NaN or inf cannot have a finite sum close to 1), and a chunk minimum checks the
   lower bound.
 * Validation happens once, at the public boundary; kernels take validated arrays.
@@ -22,7 +22,10 @@ Performance notes
   :func:`check_classification_labels` (everything but the probability values) and then
   loop over :func:`input_chunks` themselves: each chunk is checked
   (:func:`check_proba_chunk`) and then given to the kernel while it is in cache, and the
-  per-chunk results are merged, so that the data is read from memory once.
+  per-chunk results are merged, so that the data is read from memory once.  A kernel
+  whose per-chunk work cannot fail on any value (the row argmax of top-label
+  calibration) may instead keep each chunk's reductions (minimum, row sums) and compare
+  them after the loop (:func:`check_proba_reductions`), with the same errors.
 * ``sklearn.config_context(assume_finite=True)`` does not skip the probability checks:
   as for scikit-learn's ``log_loss``, the range and row-sum checks are always made (they
   also reject NaN and infinity, so they need no separate finiteness scan).
@@ -1086,18 +1089,3 @@ def _check_positive(arr, name):
             raise ValueError(
                 f"{name} must be strictly positive; {name}[{start + i}] = {float(c[i])!r}"
             )
-
-
-# --------------------------------------------------------------------------------------
-# former names of two unified checks, for the modules that still import them
-# --------------------------------------------------------------------------------------
-
-
-def _check_proba_array_xp(P, name, xp, device):
-    """:func:`_check_proba_array` (former name)."""
-    return _check_proba_array(P, name, xp, device)
-
-
-def _check_sample_weight_xp(sample_weight, n_samples, xp, device, dtype, name="sample_weight"):
-    """:func:`check_sample_weight` (former name)."""
-    return check_sample_weight(sample_weight, n_samples, name, xp=xp, device=device, dtype=dtype)
