@@ -545,7 +545,7 @@ def _row_index(m):
     rows = _ROWS.get(m)
     if rows is None:
         rows = np.arange(m)
-        if m <= 1 << 16:
+        if m <= _ROW_BLOCK:
             if len(_ROWS) > 16:
                 _ROWS.clear()
             rows.flags.writeable = False
@@ -554,6 +554,9 @@ def _row_index(m):
 
 
 _ROWS: dict = {}
+
+#: Rows of one block of :func:`take_along_rows` (and largest cached row index).
+_ROW_BLOCK = 1 << 16
 
 
 def _row_starts(m, k):
@@ -576,7 +579,14 @@ _STARTS: dict = {}
 def take_along_rows(P, idx, xp):
     """``P[i, idx[i]]`` for every row ``i`` of the 2-D ``P``."""
     if _is_np(xp):
-        return P[_row_index(P.shape[0]), idx]
+        m = P.shape[0]
+        if m <= _ROW_BLOCK:
+            return P[_row_index(m), idx]
+        out = np.empty(m, dtype=P.dtype)  # by blocks: no index array of every row
+        for s in range(0, m, _ROW_BLOCK):
+            e = min(s + _ROW_BLOCK, m)
+            out[s:e] = P[s:e][_row_index(e - s), idx[s:e]]
+        return out
     if hasattr(xp, "take_along_axis"):
         return xp.take_along_axis(P, xp.astype(idx, xp.int64)[:, None], axis=1)[:, 0]
     hit = idx[:, None] == xp.arange(P.shape[1], dtype=idx.dtype, device=P.device)[None, :]
