@@ -540,40 +540,8 @@ def argmax_rows(P, xp, out=None):
     return xp.argmax(P, axis=1)
 
 
-def _row_index(m):
-    """``np.arange(m)``: read-only and cached for chunk sizes (up to 65,536 rows)."""
-    rows = _ROWS.get(m)
-    if rows is None:
-        rows = np.arange(m)
-        if m <= _ROW_BLOCK:
-            if len(_ROWS) > 16:
-                _ROWS.clear()
-            rows.flags.writeable = False
-            _ROWS[m] = rows
-    return rows
-
-
-_ROWS: dict = {}
-
-#: Rows of one block of :func:`take_along_rows` (and largest cached row index).
+#: Rows of one block of :func:`take_along_rows`.
 _ROW_BLOCK = 1 << 16
-
-
-def _row_starts(m, k):
-    """``np.arange(0, m * k, k)``, the flat index of the first entry of each row of a
-    C-ordered (m, k) array: read-only and cached for chunk sizes."""
-    starts = _STARTS.get((m, k))
-    if starts is None:
-        starts = np.arange(0, m * k, k, dtype=np.intp)
-        if m <= 1 << 16:
-            if len(_STARTS) > 16:
-                _STARTS.clear()
-            starts.flags.writeable = False
-            _STARTS[(m, k)] = starts
-    return starts
-
-
-_STARTS: dict = {}
 
 
 def take_along_rows(P, idx, xp):
@@ -581,11 +549,11 @@ def take_along_rows(P, idx, xp):
     if _is_np(xp):
         m = P.shape[0]
         if m <= _ROW_BLOCK:
-            return P[_row_index(m), idx]
+            return P[np.arange(m), idx]
         out = np.empty(m, dtype=P.dtype)  # by blocks: no index array of every row
         for s in range(0, m, _ROW_BLOCK):
             e = min(s + _ROW_BLOCK, m)
-            out[s:e] = P[s:e][_row_index(e - s), idx[s:e]]
+            out[s:e] = P[s:e][np.arange(e - s), idx[s:e]]
         return out
     if hasattr(xp, "take_along_axis"):
         return xp.take_along_axis(P, xp.astype(idx, xp.int64)[:, None], axis=1)[:, 0]
@@ -600,7 +568,7 @@ def add_at_rows(D, idx, value, xp):
         D = np.ascontiguousarray(D)
         m, k = D.shape
         flat = D.reshape(-1)  # a view: D is C-contiguous
-        where = np.add(_row_starts(m, k), idx, dtype=np.intp)
+        where = np.add(np.arange(0, m * k, k, dtype=np.intp), idx, dtype=np.intp)
         flat[where] += value
         return D
     hit = idx[:, None] == xp.arange(D.shape[1], dtype=idx.dtype, device=D.device)[None, :]
