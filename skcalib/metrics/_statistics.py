@@ -39,7 +39,6 @@ from ._scoring._scoring_rules import _binned_totals, _brier_sum, _log_loss_sum
 __all__ = [
     "FINE_CELLS",
     "FINE_EDGES",
-    "HALF_CELL",
     "CalibrationStatistics",
     "chunk_statistics",
     "fine_bin_edges",
@@ -105,10 +104,6 @@ FINE_EDGES.flags.writeable = False
 
 #: cells of the fine histogram (edges + the cell of values above 1 within tolerance)
 _N_FINE = FINE_CELLS + 2
-
-#: the first cell above 0.5 (0.5 is an edge exactly)
-HALF_CELL = FINE_CELLS // 2 + 1
-assert FINE_EDGES[HALF_CELL] == 0.5
 
 #: the log-odds of a value, scaled to cells: ``t * _SCALE + _OFFSET`` lies within
 #: ``_SLACK`` of ``1 + `` the (fractional) grid position of the value.  Rounding of the
