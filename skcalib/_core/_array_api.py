@@ -544,6 +544,16 @@ def argmax_rows(P, xp, out=None):
 _ROW_BLOCK = 1 << 16
 
 
+def _has_take_along_axis(xp):
+    """Whether ``xp.take_along_axis`` can be called: it is in the standard from version
+    2024.12, and ``array_api_strict`` refuses it under an older version (scikit-learn
+    before 1.7 sets 2023.12)."""
+    if not hasattr(xp, "take_along_axis"):
+        return False
+    flags = getattr(xp, "get_array_api_strict_flags", None)
+    return flags is None or flags()["api_version"] >= "2024.12"
+
+
 def take_along_rows(P, idx, xp):
     """``P[i, idx[i]]`` for every row ``i`` of the 2-D ``P``."""
     if _is_np(xp):
@@ -555,7 +565,7 @@ def take_along_rows(P, idx, xp):
             e = min(s + _ROW_BLOCK, m)
             out[s:e] = P[s:e][np.arange(e - s), idx[s:e]]
         return out
-    if hasattr(xp, "take_along_axis"):
+    if _has_take_along_axis(xp):
         return xp.take_along_axis(P, xp.astype(idx, xp.int64)[:, None], axis=1)[:, 0]
     hit = idx[:, None] == xp.arange(P.shape[1], dtype=idx.dtype, device=P.device)[None, :]
     return xp.sum(xp.where(hit, P, xp.zeros_like(P)), axis=1)
