@@ -551,21 +551,27 @@ def _pair_table(cells, n_groups, slots, xp):
     return out.reshape(4, n_groups, slots)[:, :, : slots - 1]
 
 
-def _classwise_cells(P, y, weight, edges, uniform, threshold, xp, device, work=None):
+def _classwise_cells(
+    P, y, weight, edges, uniform, threshold, xp, device, work=None, groups=None, n_groups=1
+):
     """Per-class, per-bin sums of validated rows, all classes sharing ``edges``, as raw
     cells ``(count, proba, true, square)`` (laid out by :func:`_classwise_table`).
 
     One bincount over the combined (class, bin) index gives the counts and another the
     probability sums of every class; the outcome sums need only the cell of each row's
     true class.  A class has ``n_bins + 1`` slots as in :func:`_pair_cells`; the cell
-    past the last class holds the probabilities ``<= threshold``.
+    past the last class holds the probabilities ``<= threshold``.  With ``groups`` (the
+    group of each row, in ``[0, n_groups)``), the cells of group ``g`` follow those of
+    group ``g - 1``: one bincount over the combined (group, class, bin) index.
     """
     top = max_float_dtype(xp, device)
     m, k = P.shape
     stride = edges.shape[0]  # n_bins + 1 slots per class
-    size = k * stride
     cell = bin_index_unclipped(P, edges, uniform=uniform, xp=xp, work=work)
-    cell += xp.reshape(xp.arange(0, size, stride, dtype=cell.dtype, device=device), (1, k))
+    cell += xp.reshape(xp.arange(0, k * stride, stride, dtype=cell.dtype, device=device), (1, k))
+    if groups is not None:
+        cell += xp.reshape(xp.astype(groups, cell.dtype) * (k * stride), (m, 1))
+    size = n_groups * k * stride
     if threshold > 0:
         cell = masked_fill(cell, ~(xp.astype(P, top, copy=False) > threshold), size, xp)
     true_cell = take_along_rows(cell, y, xp)
@@ -591,6 +597,35 @@ def _classwise_table(cells, n_classes, stride, xp):
     count, proba, true, square = (None if c is None else _to_host(c, xp) for c in cells)
     out = np.stack([count, proba, true, count if square is None else square])
     return out[:, : n_classes * stride].reshape(4, n_classes, stride)
+
+
+def classwise_sums(data, edges, groups=None, n_groups=1):
+    """Per-group, per-class, per-bin sums of validated 2-D rows, every class on ``edges``:
+    an array (4, n_groups, n_classes, n_bins) laid out as :func:`accumulate_pairs`'s,
+    read once in cache-sized chunks (:func:`_classwise_cells`)."""
+    xp, device = data.namespace
+    P, y, sw = data.proba, data.y, data.sample_weight
+    uniform = _is_uniform(edges)
+    work = Workspace(xp, device)
+    cells = None
+    for start, stop in input_ranges(data):
+        part = _classwise_cells(
+            P[start:stop, ...],
+            y[start:stop],
+            None if sw is None else sw[start:stop],
+            edges,
+            uniform,
+            0.0,
+            xp,
+            device,
+            work,
+            None if groups is None else groups[start:stop],
+            n_groups,
+        )
+        cells = _add_cells(cells, part)
+    k = P.shape[1]
+    table = _fold(_classwise_table(cells, n_groups * k, edges.shape[0], xp))
+    return table.reshape(4, n_groups, k, edges.shape[0] - 1)
 
 
 def _fold(sums):

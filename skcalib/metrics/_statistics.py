@@ -29,6 +29,7 @@ from .._core._binning import (
     SUM_TRUE,
     SUM_WEIGHT_SQ,
     accumulate_pairs,
+    classwise_sums,
     probability_outcome,
     resolve_multiclass,
     uniform_bin_edges,
@@ -556,22 +557,7 @@ def chunk_statistics(data, n_bins, groups=None, n_groups=1):
 
 
 def _classwise_tables(data, n_bins, groups, n_groups):
-    """Per-group, per-class, per-bin sums (n_groups, 4, n_classes, n_bins): the pairs
-    (p_ij, y_i = j) of every class binned by the kernel of the binary tables, with the
-    combined (group, class) index as its group."""
-    P, y, sw = data.proba, data.y, data.sample_weight
-    m, k = P.shape
-    cls = np.arange(k)
-    conf = np.ravel(P)  # (row, class) order: a view of C-ordered input
-    outcome = (y[:, None] == cls[None, :]).ravel()
-    cell = np.broadcast_to(cls, (m, k)) if groups is None else groups[:, None] * k + cls
-    weight = None if sw is None else np.repeat(sw, k)
-    sums = accumulate_pairs(
-        conf,
-        outcome,
-        weight,
-        uniform_bin_edges(n_bins),
-        groups=np.ascontiguousarray(cell).ravel(),
-        n_groups=n_groups * k,
-    )  # (4, n_groups * k, n_bins)
-    return np.ascontiguousarray(np.moveaxis(sums.reshape(4, n_groups, k, n_bins), 0, 1))
+    """Per-group, per-class, per-bin sums (n_groups, 4, n_classes, n_bins), by the
+    class-wise kernel of the batch metrics with the combined (group, class, bin) index."""
+    sums = classwise_sums(data, uniform_bin_edges(n_bins), groups, n_groups)
+    return np.ascontiguousarray(np.moveaxis(sums, 0, 1))
