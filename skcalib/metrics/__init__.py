@@ -60,6 +60,7 @@ from ._ensembles._uncertainty import (
     model_uncertainty,
 )
 from ._registration import register_scorers, unregister_scorers
+from ._regression._forms import PredictionInterval, PredictiveQuantiles, PredictiveSamples
 from ._regression._pit import pit_histogram, quantile_calibration_curve
 from ._regression._scores import (
     crps_ensemble,
@@ -147,6 +148,10 @@ __all__ = [
     # calibration of regression from PIT values (drawn by skcalib.display.PITDisplay)
     "pit_histogram",
     "quantile_calibration_curve",
+    # forms of a predictive distribution for regression
+    "PredictiveSamples",
+    "PredictiveQuantiles",
+    "PredictionInterval",
     # statistical calibration
     "bayesian_expected_calibration_error",
     "calibration_error_ci",
