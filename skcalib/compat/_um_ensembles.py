@@ -46,6 +46,7 @@ import numpy as np
 from scipy.special import log_softmax, logsumexp
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._um_common import int_labels, real
 
 __all__ = [
     "average_pairwise_diversity",
@@ -62,31 +63,6 @@ __all__ = [
     "negative_waic",
     "variance_bound",
 ]
-
-
-def _real(x, name, min_ndim=1):
-    arr = np.asarray(x)
-    if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)
-    if arr.ndim < min_ndim:
-        raise ValueError(f"{name} must have at least {min_ndim} dimensions, got {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinity")
-    return arr
-
-
-def _int_labels(labels, shape, name="labels"):
-    y = np.asarray(labels)
-    if y.dtype.kind == "f" and np.all(np.isfinite(y)) and np.all(y == np.round(y)):
-        y = y.astype(np.int64)
-    if y.dtype.kind not in "biu":
-        raise ValueError(f"{name} must be integer class indices, got dtype {y.dtype}")
-    if y.shape != shape:
-        raise ValueError(f"{name} has shape {y.shape}, expected {shape}")
-    return y.astype(np.intp)
 
 
 def _squeeze(x):
@@ -132,7 +108,7 @@ def negative_waic(logp, waic_type="waic1"):
     >>> negative_waic(logp)
     (-1.050737481143396, 0.3583986759303859)
     """
-    L = _real(logp, "logp", min_ndim=2)
+    L = real(logp, "logp", min_ndim=2, nonempty=True)
     M = L.shape[1]
     lppd = logsumexp(L, axis=1) - np.log(M)
     if waic_type == "waic1":
@@ -169,23 +145,21 @@ def importance_sampling_cross_validation(logp):
     >>> importance_sampling_cross_validation(logp)
     (-1.0487216660069223, 0.3572205340521658)
     """
-    L = _real(logp, "logp", min_ndim=2)
+    L = real(logp, "logp", min_ndim=2, nonempty=True)
     M = L.shape[1]
     l_i = logsumexp(-L, axis=1)
     return _squeeze(-(l_i.mean(axis=0) - np.log(M))), _squeeze(np.sqrt(l_i.var(axis=0) / M))
 
 
 def _member_ce(labels, logits, binary):
-    Z = _real(logits, "logits", min_ndim=2 if binary else 3)
+    Z = real(logits, "logits", min_ndim=2 if binary else 3, nonempty=True)
     if binary:
         y = np.asarray(labels, dtype=np.float64)
         if y.shape != Z.shape[1:]:
             raise ValueError(f"labels has shape {y.shape}, expected {Z.shape[1:]}")
         # sigmoid cross-entropy: max(z, 0) - z y + log(1 + exp(-|z|))
         return np.maximum(Z, 0) - Z * y + np.log1p(np.exp(-np.abs(Z)))
-    y = _int_labels(labels, Z.shape[1:-1])
-    if y.size and (y.min() < 0 or y.max() >= Z.shape[-1]):
-        raise ValueError(f"labels must be in [0, {Z.shape[-1]}), got {y.min()}..{y.max()}")
+    y = int_labels(labels, Z.shape[1:-1], Z.shape[-1])
     logp = log_softmax(Z, axis=-1)
     return -np.take_along_axis(
         logp, np.broadcast_to(y[None, ..., None], logp.shape[:-1] + (1,)), -1
@@ -296,7 +270,7 @@ def model_uncertainty(logits):
     >>> round(float(model[0]), 10)
     0.0874304123
     """
-    Z = _real(logits, "logits", min_ndim=3)
+    Z = real(logits, "logits", min_ndim=3, nonempty=True)
     if Z.ndim != 3:
         raise ValueError(f"logits must have rank 3 (N, M, K), got shape {Z.shape}")
     logp = log_softmax(Z, axis=-1)
@@ -312,7 +286,7 @@ def model_uncertainty(logits):
 
 
 def _pair(x, y, names=("logits_1", "logits_2")):
-    a, b = _real(x, names[0], min_ndim=2), _real(y, names[1], min_ndim=2)
+    a, b = (real(v, n, min_ndim=2, nonempty=True) for v, n in zip((x, y), names, strict=True))
     if a.shape != b.shape:
         raise ValueError(f"{names[0]} and {names[1]} have different shapes: {a.shape}, {b.shape}")
     return a, b
@@ -374,7 +348,7 @@ def double_fault(logits_1, logits_2, labels):
     1.0
     """
     a, b = _pair(logits_1, logits_2)
-    y = _int_labels(labels, a.shape[:-1])
+    y = int_labels(labels, a.shape[:-1])
     wrong_1 = a.argmax(-1) != y
     if not wrong_1.any():
         raise ValueError(
@@ -516,7 +490,7 @@ def cosine_distance(x, y):
 
 
 def _members(probs, num_models):
-    P = _real(probs, "probs", min_ndim=3)
+    P = real(probs, "probs", min_ndim=3, nonempty=True)
     if P.shape[0] != num_models:
         raise ValueError(
             f"probs has {P.shape[0]} models on its first axis but num_models={num_models}"
@@ -608,9 +582,7 @@ def variance_bound(probs, labels, num_models):
     0.028461974344135804
     """
     P = _members(probs, num_models)
-    y = _int_labels(labels, P.shape[1:2])
-    if y.min() < 0 or y.max() >= P.shape[2]:
-        raise ValueError(f"labels must be in [0, {P.shape[2]})")
+    y = int_labels(labels, P.shape[1:2], P.shape[2])
     q = P[:, np.arange(y.shape[0]), y]
     q_max = q.max(axis=0)
     if not np.all(q_max > 0):

@@ -35,6 +35,7 @@ import numpy as np
 from ..display._base import close_figure, current_axes, new_figure
 from ..metrics._results import _UnpackableResult
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._um_common import int_labels, real, two_columns
 
 __all__ = [
     "ConfidenceAccuracyCurveResult",
@@ -156,32 +157,17 @@ class RejectionClassificationCurveResult(_UnpackableResult):
 
 def _check_probs(probs, name):
     """(N, K) as the reference's ``verify_probability_shapes``, with validation."""
-    P = np.asarray(probs)
-    if P.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must contain real numbers, got dtype {P.dtype}")
-    P = P.astype(np.float64)
-    if P.ndim == 2 and P.shape[1] == 1:
-        P = P[:, 0]
-    if P.ndim == 1:
-        P = np.stack([1 - P, P], axis=1)
+    P = two_columns(real(probs, name))
     if P.ndim != 2:
         raise ValueError(f"{name} must have 1 or 2 dimensions, got shape {P.shape}")
-    if not np.isfinite(P).all():
-        raise ValueError(f"{name} contains NaN or infinity")
     return P
 
 
 def _check_labels(labels, n, k, name):
+    """Integer column indices of shape ``(n,)``, or ``(n, 1)`` as the reference's tests
+    pass them."""
     y = np.asarray(labels)
-    if y.dtype.kind == "f" and np.isfinite(y).all() and (y == np.round(y)).all():
-        y = y.astype(np.int64)
-    if y.dtype.kind not in "biu":
-        raise ValueError(f"{name} must be integer class indices, got dtype {y.dtype}")
-    if y.shape != (n,):
-        raise ValueError(f"{name} has shape {y.shape}, expected ({n},)")
-    if n and (y.min() < 0 or y.max() >= k):
-        raise ValueError(f"{name} must be column indices in [0, {k})")
-    return y.astype(np.intp)
+    return int_labels(y[:, 0] if y.shape == (n, 1) else y, (n,), k, name)
 
 
 def _window_curve(v, t):
@@ -213,7 +199,7 @@ def pooled_reliability_curve(labels, probs, class_conditional=False):
 
     Parameters
     ----------
-    labels : array-like of shape (N,)
+    labels : array-like of shape (N,) or (N, 1)
         Integer column indices of the true classes.
     probs : array-like of shape (N,), (N, 1) or (N, K)
         Probabilities (1-D: class 1 of a binary problem).
@@ -278,14 +264,20 @@ def reliability_diagram(labels, probs, class_conditional=False, y_axis="accuracy
     sliding window of ``max(1, int(n / 100))`` sorted pairs (not bins), as the reference
     does; use :class:`skcalib.display.ReliabilityDisplay` for a binned diagram.
 
+    Differs from the reference with ``class_conditional=True``: this draws one panel per
+    class (``K`` panels), whereas the reference returns inside its loop over the classes,
+    so its figure shows class 0 only; ``fig.axes[0]`` of the figure returned here is the
+    reference's diagram.
+
     Parameters
     ----------
-    labels : array-like of shape (N,)
-        Integer column indices of the true classes.
+    labels : array-like of shape (N,) or (N, 1)
+        Integer column indices of the true classes (the reference's own tests pass a
+        column of shape ``(N, 1)``).
     probs : array-like of shape (N,), (N, 1) or (N, K)
         Probabilities (1-D: class 1 of a binary problem).
     class_conditional : bool, default=False
-        One panel per class.
+        One panel per class (the reference: class 0's panel only, see above).
     y_axis : {"accuracy", "error"}, default="accuracy"
         Accuracy against the diagonal, or ``accuracy - confidence`` against 0.
     img : bool, default=False

@@ -85,117 +85,22 @@ import numbers
 import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._um_binning import (
-    um_adaptive_upper_edges,
-    um_bin_stats,
-    um_even_upper_edges,
-)
-from ._um_ensembles import (  # the TensorFlow backend's ensemble functions
-    average_pairwise_diversity,
-    cosine_distance,
-    disagreement,
-    double_fault,
-    ensemble_cross_entropy,
-    gibbs_cross_entropy,
-    importance_sampling_cross_validation,
-    kl_divergence,
-    logit_kl_divergence,
-    lp_distance,
-    model_uncertainty,
-    negative_waic,
-    variance_bound,
-)
-from ._um_keras import AUC, ExpectedCalibrationError, OracleCollaborativeAccuracy
-from ._um_scoring import (  # the TensorFlow backend's scoring rules and Bayesian ECE
-    bayesian_expected_calibration_error,
-    brier_decomposition,
-    brier_score,
-    crps_normal_score,
-    crps_score,
-)
-from ._um_semiparametric import (
-    CCE,
-    SPCE,
-    SemiparametricCalibrationError,
-    cce,
-    cce_conf_int,
-    semiparametric_calibration_error,
-    semiparametric_calibration_error_conf_int,
-    spce,
-    spce_conf_int,
-)
-from ._um_visualization import (  # matplotlib is imported when a plot is drawn
-    ConfidenceAccuracyCurveResult,
-    PooledReliabilityCurveResult,
-    RejectionClassificationCurveResult,
-    confidence_vs_accuracy_curve,
-    plot_confidence_vs_accuracy_diagram,
-    plot_rejection_classification_diagram,
-    pooled_reliability_curve,
-    rejection_classification_curve,
-    reliability_diagram,
-)
+from . import _um_ensembles, _um_keras, _um_scoring, _um_semiparametric, _um_visualization
+from ._um_binning import um_adaptive_upper_edges, um_bin_stats, um_even_upper_edges
+from ._um_common import two_columns
+from ._um_ensembles import *  # noqa: F403  (the TensorFlow backend's ensemble functions)
+from ._um_keras import *  # noqa: F403  (its streaming metrics)
+from ._um_scoring import *  # noqa: F403  (its scoring rules and Bayesian ECE)
+from ._um_semiparametric import *  # noqa: F403  (SPCE and CCE of the NumPy backend)
+from ._um_visualization import *  # noqa: F403  (plots: matplotlib is imported when drawn)
 
 __all__ = [
-    "gce",
-    "general_calibration_error",
-    "ece",
-    "rmsce",
-    "root_mean_squared_calibration_error",
-    "sce",
-    "static_calibration_error",
-    "ace",
-    "adaptive_calibration_error",
-    "tace",
-    "thresholded_adaptive_calibration_error",
-    "compute_all_metrics",
-    "ALL_METRIC_PARAMETERS",
-    "GeneralCalibrationError",
-    # semiparametric and censored calibration errors (numpy/*_calibration_error.py)
-    "SemiparametricCalibrationError",
-    "SPCE",
-    "semiparametric_calibration_error",
-    "spce",
-    "semiparametric_calibration_error_conf_int",
-    "spce_conf_int",
-    "CCE",
-    "cce",
-    "cce_conf_int",
-    # visualisation (numpy/visualization.py) and the curves it draws
-    "reliability_diagram",
-    "plot_confidence_vs_accuracy_diagram",
-    "plot_rejection_classification_diagram",
-    "pooled_reliability_curve",
-    "confidence_vs_accuracy_curve",
-    "rejection_classification_curve",
-    "PooledReliabilityCurveResult",
-    "ConfidenceAccuracyCurveResult",
-    "RejectionClassificationCurveResult",
-    # streaming metrics (tensorflow/calibration.py, accuracy.py, auc.py)
-    "ExpectedCalibrationError",
-    "OracleCollaborativeAccuracy",
-    "AUC",
-    "bayesian_expected_calibration_error",
-    # scoring rules (tensorflow/scoring_rules.py)
-    "brier_score",
-    "brier_decomposition",
-    "crps_score",
-    "crps_normal_score",
-    # information criteria and diversity (tensorflow/information_criteria.py, diversity.py)
-    "average_pairwise_diversity",
-    "cosine_distance",
-    "disagreement",
-    "double_fault",
-    "ensemble_cross_entropy",
-    "gibbs_cross_entropy",
-    "importance_sampling_cross_validation",
-    "kl_divergence",
-    "logit_kl_divergence",
-    "lp_distance",
-    "model_uncertainty",
-    "negative_waic",
-    "variance_bound",
-]
+    "gce", "general_calibration_error", "ece", "rmsce", "root_mean_squared_calibration_error",
+    "sce", "static_calibration_error", "ace", "adaptive_calibration_error", "tace",
+    "thresholded_adaptive_calibration_error", "compute_all_metrics", "ALL_METRIC_PARAMETERS",
+    "GeneralCalibrationError", *_um_semiparametric.__all__, *_um_visualization.__all__,
+    *_um_keras.__all__, *_um_scoring.__all__, *_um_ensembles.__all__,
+]  # fmt: skip
 
 #: float64 machine epsilon, added by the reference to every bin count.
 _EPS = float(np.finfo(np.float64).eps)
@@ -204,45 +109,55 @@ _DATA = {"labels": ["array-like"], "probs": ["array-like"]}
 _NUM_BINS = [Interval(numbers.Integral, 0, None, closed="left")]
 _THRESHOLD = [Interval(numbers.Real, None, None, closed="neither")]
 _DPB = [Interval(numbers.Real, 0, None, closed="neither"), None]
+_OPTIONS = {
+    "binning_scheme": [StrOptions({"even", "adaptive"})],
+    "max_prob": ["boolean"],
+    "class_conditional": ["boolean"],
+    "norm": [StrOptions({"l1", "l2"})],
+    "num_bins": _NUM_BINS,
+    "threshold": _THRESHOLD,
+    "datapoints_per_bin": _DPB,
+}
 
 
-# --------------------------------------------------------------------------------------
-# input normalisation (the reference's rules, with ValueError instead of crashes)
-# --------------------------------------------------------------------------------------
+def _check_swapped(labels, probs):
+    """ValueError when ``labels`` are float probabilities and ``probs`` integer labels.
+
+    uncertainty_metrics' README calls ``um.ece(probs, labels)``, the wrong way round.
+    """
+    try:
+        y, P = np.asarray(labels), np.asarray(probs)
+    except ValueError:
+        return
+    if y.dtype.kind != "f" or P.dtype.kind not in "iu" or P.ndim != 1:
+        return
+    if y.ndim == 2 or (y.ndim == 1 and np.any(y != np.floor(y))):
+        raise ValueError(
+            f"labels (float, shape {y.shape}) and probs (integers, shape {P.shape}) look "
+            "swapped: the order is (labels, probs), e.g. ece(labels, probs), labels first "
+            "as in uncertainty_metrics' code (its README's um.ece(probs, labels) has them "
+            "the wrong way round)"
+        )
 
 
 def _check_probs(probs):
     """(N, K) probability matrix, K >= 2, as the reference builds it."""
     try:
         P = np.asarray(probs)
-    except ValueError as exc:
-        raise ValueError(f"probs could not be converted to a numeric array: {exc}") from exc
-    kind = P.dtype.kind
-    if kind in "biu":
-        P = P.astype(np.float64)
-    elif kind == "O":
-        try:
+        if P.dtype.kind in "biuO":
             P = P.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"probs must contain numbers: {exc}") from exc
-    elif kind != "f":
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"probs must be an array of numbers: {exc}") from exc
+    if P.dtype.kind != "f":
         raise ValueError(f"probs must contain numbers, got dtype {P.dtype}")
     if P.ndim not in (1, 2):
         raise ValueError(f"probs must have 1 or 2 dimensions, got shape {P.shape}")
     if P.ndim == 2 and P.shape[1] == 0:
         raise ValueError(f"probs has no column: shape {P.shape}")
     if np.isinf(P).any():
-        i = np.argwhere(np.isinf(P))[0]
-        raise ValueError(
-            f"probs contains infinity at index {tuple(int(j) for j in i)}; "
-            "the reference would return inf or nan"
-        )
-    if P.ndim == 2 and P.shape[1] == 1:
-        P = P[:, 0]
-    if P.ndim == 1:
-        # binary: p is the probability of class 1 -> columns [1 - p, p]
-        P = np.stack([1 - P, P], axis=1)
-    return P
+        i = tuple(int(j) for j in np.argwhere(np.isinf(P))[0])
+        raise ValueError(f"probs contains infinity at index {i}; the reference returns inf/nan")
+    return two_columns(P)
 
 
 def _check_labels(labels, n_rows, n_classes):
@@ -255,34 +170,30 @@ def _check_labels(labels, n_rows, n_classes):
         )
     if y.shape[0] != n_rows:
         raise ValueError(f"labels has {y.shape[0]} elements but probs has {n_rows} rows")
-    kind = y.dtype.kind
-    if kind == "O":
+    if y.dtype.kind in "fO":
         try:
             y = y.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"labels must be integer class indices: {exc}") from exc
-        kind = "f"
-    if kind == "f":
         bad = ~np.isfinite(y) | (y != np.floor(y))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"labels must be integer class indices; labels[{i}] = {y[i]!r}")
-    elif kind not in "biu":
+    elif y.dtype.kind not in "biu":
         raise ValueError(f"labels must be integer class indices, got dtype {y.dtype}")
-    if n_rows:
-        out = (y < 0) | (y >= n_classes)
-        if out.any():
-            i = int(np.flatnonzero(out)[0])
-            raise ValueError(
-                f"labels must be column indices of probs in [0, {n_classes}); "
-                f"labels[{i}] = {y[i]!r}"
-            )
+    out = (y < 0) | (y >= n_classes)
+    if out.any():
+        i = int(np.flatnonzero(out)[0])
+        raise ValueError(
+            f"labels must be column indices of probs in [0, {n_classes}); labels[{i}] = {y[i]!r}"
+        )
     return y.astype(np.intp)
 
 
-# --------------------------------------------------------------------------------------
-# kernel
-# --------------------------------------------------------------------------------------
+def _inputs(labels, probs):
+    _check_swapped(labels, probs)
+    P = _check_probs(probs)
+    return _check_labels(labels, *P.shape), P
 
 
 def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
@@ -293,17 +204,14 @@ def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
     """
     if v.shape[0] == 0:
         if bins is not None:
-            size = num_bins if binning_scheme == "even" else max(num_bins, 1)
-            bins.append((np.zeros(size), np.zeros(size), np.zeros(size)))
+            bins.append((np.zeros(num_bins if binning_scheme == "even" else max(num_bins, 1)),) * 3)
         return 0.0
-    if binning_scheme == "even":
-        upper = um_even_upper_edges(num_bins)
-    else:
-        upper = um_adaptive_upper_edges(v, num_bins)
+    even = binning_scheme == "even"
+    upper = um_even_upper_edges(num_bins) if even else um_adaptive_upper_edges(v, num_bins)
     stats = um_bin_stats(v, t, upper, num_bins)
     counts = stats.count[0] + _EPS
-    # overflow is only possible for absurd values (probs are not range-checked); the
-    # caller turns a non-finite result into a ValueError
+    # overflow only for absurd values (probs are not range-checked); the caller turns a
+    # non-finite result into a ValueError
     with np.errstate(over="ignore", invalid="ignore"):
         confidences = stats.sum_proba[0] / counts
         accuracies = stats.sum_true[0] / counts
@@ -311,8 +219,7 @@ def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
             bins.append((stats.count[0], confidences, accuracies))
         gaps = accuracies - confidences
         normed = gaps if norm == "l1" else np.square(gaps)
-        weighting = counts / stats.total_weight
-        return np.sum(np.abs(normed * weighting))
+        return np.sum(np.abs(normed * (counts / stats.total_weight)))
 
 
 def _gce(
@@ -327,34 +234,21 @@ def _gce(
     n, k = P.shape
     if n == 0:
         return 0.0
-    threshold = float(threshold)
-    binning = {"binning_scheme": binning_scheme, "num_bins": num_bins, "norm": norm, "bins": bins}
-    if not class_conditional:
-        if max_prob:
-            pred = np.argmax(P, axis=1)
-            v = P[np.arange(n), pred]
-            t = pred == y
-        else:
-            v = P.ravel()
-            t = (y[:, None] == np.arange(k)).ravel()
-        keep = v > threshold
-        error = _group_error(v[keep], t[keep], **binning)
+    if max_prob:
+        pred = np.argmax(P, axis=1)
+        v, t = P[np.arange(n), pred], pred == y
+        groups = [(v[pred == j], t[pred == j]) for j in range(k)] if class_conditional else [(v, t)]
+    elif class_conditional:
+        groups = [(P[:, j], y == j) for j in range(k)]
     else:
-        pred = np.argmax(P, axis=1) if max_prob else None
-        per_class = []
-        for j in range(k):
-            if max_prob:
-                rows = pred == j
-                v = P[rows, j]
-                t = y[rows] == j
-            else:
-                v = P[:, j]
-                t = y == j
-            keep = v > threshold
-            per_class.append(_group_error(v[keep], t[keep], **binning) / k)
-        error = np.sum(per_class)
-    if norm == "l2":
-        error = np.sqrt(error)
+        groups = [(P.ravel(), (y[:, None] == np.arange(k)).ravel())]
+    binning = {"binning_scheme": binning_scheme, "num_bins": num_bins, "norm": norm, "bins": bins}
+    errors = []
+    for v, t in groups:
+        keep = v > float(threshold)
+        errors.append(_group_error(v[keep], t[keep], **binning) / (k if class_conditional else 1))
+    error = np.sum(errors) if class_conditional else errors[0]
+    error = np.sqrt(error) if norm == "l2" else error
     if not np.isfinite(error):
         raise ValueError(
             "the calibration error is not finite: probs contains values too large to "
@@ -364,8 +258,7 @@ def _gce(
 
 
 def _prepare(labels, probs, *, binning_scheme, num_bins, datapoints_per_bin=None):
-    P = _check_probs(probs)
-    y = _check_labels(labels, P.shape[0], P.shape[1])
+    y, P = _inputs(labels, probs)
     if datapoints_per_bin is not None:
         if binning_scheme != "adaptive":
             raise ValueError("To set datapoints_per_bin, binning_scheme must be 'adaptive'.")
@@ -380,19 +273,7 @@ def _prepare(labels, probs, *, binning_scheme, num_bins, datapoints_per_bin=None
 # --------------------------------------------------------------------------------------
 
 
-@validate_params(
-    {
-        **_DATA,
-        "binning_scheme": [StrOptions({"even", "adaptive"})],
-        "max_prob": ["boolean"],
-        "class_conditional": ["boolean"],
-        "norm": [StrOptions({"l1", "l2"})],
-        "num_bins": _NUM_BINS,
-        "threshold": _THRESHOLD,
-        "datapoints_per_bin": _DPB,
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params({**_DATA, **_OPTIONS}, prefer_skip_nested_validation=True)
 def gce(
     labels,
     probs,
@@ -476,15 +357,9 @@ def gce(
         num_bins=num_bins,
         datapoints_per_bin=datapoints_per_bin,
     )
+    options = {"max_prob": max_prob, "class_conditional": class_conditional, "norm": norm}
     return _gce(
-        y,
-        P,
-        binning_scheme=binning_scheme,
-        max_prob=max_prob,
-        class_conditional=class_conditional,
-        norm=norm,
-        num_bins=num_bins,
-        threshold=threshold,
+        y, P, binning_scheme=binning_scheme, num_bins=num_bins, threshold=threshold, **options
     )
 
 
@@ -535,17 +410,7 @@ def ece(labels, probs, num_bins=30):
     >>> ece([0, 1], [1.0, 0.95], num_bins=10)  # 1.0 has a bin of its own
     0.525
     """
-    y, P, num_bins = _prepare(labels, probs, binning_scheme="even", num_bins=num_bins)
-    return _gce(
-        y,
-        P,
-        binning_scheme="even",
-        max_prob=True,
-        class_conditional=False,
-        norm="l1",
-        num_bins=num_bins,
-        threshold=0.0,
-    )
+    return gce(labels, probs, "even", True, False, "l1", num_bins)
 
 
 @validate_params(
@@ -594,23 +459,7 @@ def rmsce(labels, probs, num_bins=30, datapoints_per_bin=None):
     >>> rmsce([1, 0, 0, 1, 0, 0], probs, num_bins=10)
     0.54986361945486...
     """
-    y, P, num_bins = _prepare(
-        labels,
-        probs,
-        binning_scheme="adaptive",
-        num_bins=num_bins,
-        datapoints_per_bin=datapoints_per_bin,
-    )
-    return _gce(
-        y,
-        P,
-        binning_scheme="adaptive",
-        max_prob=True,
-        class_conditional=False,
-        norm="l2",
-        num_bins=num_bins,
-        threshold=0.0,
-    )
+    return gce(labels, probs, "adaptive", True, False, "l2", num_bins, 0.0, datapoints_per_bin)
 
 
 root_mean_squared_calibration_error = rmsce
@@ -653,17 +502,7 @@ def sce(labels, probs, num_bins=30):
     >>> sce([0, 1, 2], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4]], num_bins=10)
     0.28888888888888...
     """
-    y, P, num_bins = _prepare(labels, probs, binning_scheme="even", num_bins=num_bins)
-    return _gce(
-        y,
-        P,
-        binning_scheme="even",
-        max_prob=False,
-        class_conditional=True,
-        norm="l1",
-        num_bins=num_bins,
-        threshold=0.0,
-    )
+    return gce(labels, probs, "even", False, True, "l1", num_bins)
 
 
 static_calibration_error = sce
@@ -704,17 +543,7 @@ def ace(labels, probs, num_bins=30):
     >>> ace([1, 0, 0, 1, 0, 0], probs, num_bins=10)
     0.39666666666666...
     """
-    y, P, num_bins = _prepare(labels, probs, binning_scheme="adaptive", num_bins=num_bins)
-    return _gce(
-        y,
-        P,
-        binning_scheme="adaptive",
-        max_prob=False,
-        class_conditional=True,
-        norm="l1",
-        num_bins=num_bins,
-        threshold=0.0,
-    )
+    return gce(labels, probs, "adaptive", False, True, "l1", num_bins)
 
 
 adaptive_calibration_error = ace
@@ -765,17 +594,7 @@ def tace(labels, probs, num_bins=30, threshold=0.01):
     >>> tace([1, 0, 0, 1, 0, 0], probs, num_bins=10)
     0.41
     """
-    y, P, num_bins = _prepare(labels, probs, binning_scheme="adaptive", num_bins=num_bins)
-    return _gce(
-        y,
-        P,
-        binning_scheme="adaptive",
-        max_prob=False,
-        class_conditional=True,
-        norm="l1",
-        num_bins=num_bins,
-        threshold=threshold,
-    )
+    return gce(labels, probs, "adaptive", False, True, "l1", num_bins, threshold)
 
 
 thresholded_adaptive_calibration_error = tace
@@ -817,23 +636,10 @@ def compute_all_metrics(labels, probs):
     >>> float(values[4])  # even, max_prob, not class-conditional, threshold 0, l1
     0.18125
     """
-    P = _check_probs(probs)
-    y = _check_labels(labels, P.shape[0], P.shape[1])
-    return np.array(
-        [
-            _gce(
-                y,
-                P,
-                binning_scheme=scheme,
-                max_prob=max_prob,
-                class_conditional=cc,
-                norm=norm,
-                num_bins=30,
-                threshold=threshold,
-            )
-            for scheme, max_prob, cc, threshold, norm in ALL_METRIC_PARAMETERS
-        ]
-    )
+    y, P = _inputs(labels, probs)
+    names = ("binning_scheme", "max_prob", "class_conditional", "threshold", "norm")
+    variants = [dict(zip(names, v, strict=True)) for v in ALL_METRIC_PARAMETERS]
+    return np.array([_gce(y, P, num_bins=30, **options) for options in variants])
 
 
 class GeneralCalibrationError:
@@ -842,9 +648,13 @@ class GeneralCalibrationError:
     The options and the number are those of :func:`gce`.  Unlike the reference, whose
     ``update_state`` recomputes the metric from its last call only (so the README's loop
     over ensemble members keeps the last member), ``update_state`` here *accumulates*:
-    after several calls, :meth:`result` equals :func:`gce` on the concatenated data
-    (both binning schemes; equal-mass edges are recomputed on all of it, so the data
-    seen are kept, ``O(N K)`` memory), and the per-bin arrays describe all of it.
+    after several calls, :meth:`result` equals :func:`gce` on the concatenated data,
+    bit for bit, and the per-bin arrays describe all of it.  ``update_state`` validates
+    and stores its batch (``O(N K)`` memory: equal-mass edges are order statistics of
+    all the data, and the float sums of one pass over the concatenated data are what
+    make the number equal to :func:`gce`'s); the number and the per-bin arrays are
+    computed once, when first read after an update, so ``n`` updates cost one
+    computation on all the rows (linear in the number of updates, not quadratic).
 
     Parameters
     ----------
@@ -902,17 +712,7 @@ class GeneralCalibrationError:
     """
 
     @validate_params(
-        {
-            "binning_scheme": [StrOptions({"even", "adaptive"})],
-            "max_prob": ["boolean"],
-            "class_conditional": ["boolean"],
-            "norm": [StrOptions({"l1", "l2"})],
-            "num_bins": _NUM_BINS,
-            "threshold": _THRESHOLD,
-            "datapoints_per_bin": _DPB,
-            "distribution": "no_validation",
-        },
-        prefer_skip_nested_validation=True,
+        {**_OPTIONS, "distribution": "no_validation"}, prefer_skip_nested_validation=True
     )
     def __init__(
         self,
@@ -929,30 +729,20 @@ class GeneralCalibrationError:
             raise ValueError("To set datapoints_per_bin, binning_scheme must be 'adaptive'.")
         if datapoints_per_bin is None and binning_scheme == "even" and num_bins < 1:
             raise ValueError(f"num_bins must be >= 1 with binning_scheme='even', got {num_bins}")
-        self.binning_scheme = binning_scheme
-        self.max_prob = bool(max_prob)
-        self.class_conditional = bool(class_conditional)
-        self.norm = norm
-        self.num_bins = int(num_bins)
-        self.threshold = float(threshold)
-        self.datapoints_per_bin = datapoints_per_bin
-        self.distribution = distribution
+        self.binning_scheme, self.norm = binning_scheme, norm
+        self.max_prob, self.class_conditional = bool(max_prob), bool(class_conditional)
+        self.num_bins, self.threshold = int(num_bins), float(threshold)
+        self.datapoints_per_bin, self.distribution = datapoints_per_bin, distribution
         self.reset_state()
 
     def reset_state(self):
         """Forget all data: the result and every per-bin array go back to None."""
-        self._labels = []
-        self._probs = []
-        self.calibration_error = None
-        self.counts = None
-        self.confidences = None
-        self.accuracies = None
-        self.calibration_errors = None
+        self._labels, self._probs, self._n_rows, self._computed = [], [], 0, (None,) * 5
 
     reset_states = reset_state
 
     def update_state(self, labels, probs):
-        """Add a batch and recompute the metric on everything seen so far.
+        """Add a batch (the metric is computed when next read).
 
         Parameters
         ----------
@@ -962,8 +752,7 @@ class GeneralCalibrationError:
             Probabilities; 1-D or one column: probability of class 1 of a binary
             problem.  ``K`` must be the same in every call.
         """
-        P = _check_probs(probs)
-        y = _check_labels(labels, P.shape[0], P.shape[1])
+        y, P = _inputs(labels, probs)
         if self._probs and P.shape[1] != self._probs[0].shape[1]:
             raise ValueError(
                 f"probs has {P.shape[1]} columns but the earlier batches had "
@@ -971,37 +760,36 @@ class GeneralCalibrationError:
             )
         self._labels.append(y)
         self._probs.append(P)
-        self._compute()
-
-    def _compute(self):
-        y = np.concatenate(self._labels)
-        P = np.concatenate(self._probs)
+        self._n_rows += P.shape[0]
         if self.datapoints_per_bin is not None:
-            self.num_bins = int(P.shape[0] / self.datapoints_per_bin)
-        groups = []
-        self.calibration_error = _gce(
-            y,
-            P,
-            binning_scheme=self.binning_scheme,
-            max_prob=self.max_prob,
-            class_conditional=self.class_conditional,
-            norm=self.norm,
-            num_bins=self.num_bins,
-            threshold=self.threshold,
-            bins=groups,
-        )
-        if not groups:  # no row at all
-            size = max(self.num_bins, 1)
-            groups = [(np.zeros(size),) * 3] * (P.shape[1] if self.class_conditional else 1)
-        width = max(g[0].shape[0] for g in groups)
-        arrays = np.zeros((3, len(groups), width))
-        for i, group in enumerate(groups):
-            for j, values in enumerate(group):
-                arrays[j, i, : values.shape[0]] = values
-        if not self.class_conditional:
-            arrays = arrays[:, 0]
-        self.counts, self.confidences, self.accuracies = arrays
-        self.calibration_errors = self.accuracies - self.confidences
+            self.num_bins = int(self._n_rows / self.datapoints_per_bin)
+        self._computed = None
+
+    def _state(self):
+        """``(calibration_error, counts, confidences, accuracies, calibration_errors)``."""
+        if self._computed is None:
+            y, P = np.concatenate(self._labels), np.concatenate(self._probs)
+            self._labels, self._probs = [y], [P]  # one array: the next read is one pass
+            groups = []
+            names = ("binning_scheme", "max_prob", "class_conditional", "norm", "num_bins")
+            options = {name: getattr(self, name) for name in (*names, "threshold")}
+            error = _gce(y, P, bins=groups, **options)
+            if not groups:  # no row at all
+                size = max(self.num_bins, 1)
+                groups = [(np.zeros(size),) * 3] * (P.shape[1] if self.class_conditional else 1)
+            arrays = np.zeros((3, len(groups), max(g[0].shape[0] for g in groups)))
+            for i, group in enumerate(groups):
+                for j, values in enumerate(group):
+                    arrays[j, i, : values.shape[0]] = values
+            counts, conf, acc = arrays if self.class_conditional else arrays[:, 0]
+            self._computed = (error, counts, conf, acc, acc - conf)
+        return self._computed
+
+    calibration_error = property(lambda self: self._state()[0])
+    counts = property(lambda self: self._state()[1])
+    confidences = property(lambda self: self._state()[2])
+    accuracies = property(lambda self: self._state()[3])
+    calibration_errors = property(lambda self: self._state()[4])
 
     def result(self):
         """The calibration error of everything seen (None before any update).

@@ -1,0 +1,129 @@
+"""The stateful metrics of skcalib.compat.uncertainty_metrics stream in linear time, and
+the inputs that uncertainty_metrics' own documentation and tests use are handled."""
+
+import time
+
+import numpy as np
+import pytest
+
+from skcalib.compat import uncertainty_metrics as um
+
+PM = np.array(
+    [
+        [0.31, 0.32, 0.27],
+        [0.37, 0.33, 0.30],
+        [0.30, 0.31, 0.39],
+        [0.61, 0.38, 0.01],
+        [0.10, 0.65, 0.25],
+        [0.91, 0.05, 0.04],
+    ]
+)
+LM = np.array([1, 0, 0, 1, 0, 0])
+
+
+def _best_of(n, func):
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: um.GeneralCalibrationError("even", True, False, "l1"),
+        lambda: um.GeneralCalibrationError("adaptive", False, True, "l2"),
+        lambda: um.ExpectedCalibrationError(num_bins=15),
+        lambda: um.OracleCollaborativeAccuracy(fraction=0.1),
+        lambda: um.AUC(num_thresholds=50),
+    ],
+)
+def test_many_updates_cost_about_one_update_of_all_rows(make):
+    # 200 updates of 2,000 rows against one update of the 400,000 rows: linear in the
+    # number of updates (a metric that recomputes from all the data at every update
+    # takes about 100 times longer).  Generous slack for a loaded machine.
+    rng = np.random.default_rng(0)
+    n, parts = 400_000, 200
+    P = rng.dirichlet(np.ones(3), size=n)
+    y = rng.integers(0, 3, size=n)
+    if isinstance(make(), um.AUC):
+        P, y = P[:, 0], (y == 0).astype(int)
+    step = n // parts
+
+    def one():
+        metric = make()
+        metric.update_state(y, P)
+        return metric.result()
+
+    def many():
+        metric = make()
+        for i in range(parts):
+            metric.update_state(y[i * step : (i + 1) * step], P[i * step : (i + 1) * step])
+        return metric.result()
+
+    assert many() == pytest.approx(one(), rel=1e-6)
+    t_one, t_many = _best_of(2, one), _best_of(2, many)
+    assert t_many < 4 * t_one + 0.05, (t_one, t_many)
+
+
+def test_general_calibration_error_reads_are_cached():
+    metric = um.GeneralCalibrationError("even", True, False, "l1", num_bins=10)
+    metric.update_state(LM[:3], PM[:3])
+    first = metric.result()
+    assert metric.result() == first == um.ece(LM[:3], PM[:3], 10)
+    metric.update_state(LM[3:], PM[3:])
+    assert metric.result() == um.ece(LM, PM, 10)
+    assert metric.counts.sum() == 6
+
+
+@pytest.mark.parametrize("name", ["ece", "rmsce", "sce", "ace", "tace", "compute_all_metrics"])
+def test_readme_argument_order_is_detected(name):
+    # uncertainty_metrics' README calls um.ece(probs, labels); its code takes labels first
+    func = getattr(um, name)
+    with pytest.raises(ValueError, match=r"look swapped.*\(labels, probs\)"):
+        func(PM, LM)
+    with pytest.raises(ValueError, match="look swapped"):
+        func([0.91, 0.32, 0.66], [1, 0, 1])  # binary 1-D probabilities first
+    with pytest.raises(ValueError, match="look swapped"):
+        um.gce(PM, LM, "even", True, False, "l1")
+    with pytest.raises(ValueError, match="look swapped"):
+        um.GeneralCalibrationError("even", True, False, "l1").update_state(PM, LM)
+    # the right order, and integer-valued float labels, are not mistaken for it
+    func(LM, PM)
+    func(LM.astype(float), PM)
+
+
+@pytest.fixture
+def plt():
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+
+    yield plt
+    plt.close("all")
+
+
+def test_reliability_diagram_takes_a_column_of_labels(plt):
+    # uncertainty_metrics' visualization_test.py passes labels of shape (N, 1)
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=500)
+    y = (rng.uniform(size=500) < p).astype(int)
+    column = um.reliability_diagram(y[:, None], p).curve_
+    flat = um.reliability_diagram(y, p).curve_
+    np.testing.assert_array_equal(column.accuracy, flat.accuracy)
+    np.testing.assert_array_equal(column.confidence, flat.confidence)
+    with pytest.raises(ValueError, match="labels has shape"):
+        um.reliability_diagram(np.c_[y, y], p)
+
+
+def test_class_conditional_diagram_first_panel_is_the_reference_one(plt):
+    # the reference returns after class 0; here one panel per class, the first of which
+    # is the reference's (the curve of column 0 against labels == 0)
+    P3 = np.array([[0.4, 0.4, 0.2], [0.4, 0.5, 0.1], [0.2, 0.1, 0.7], [0.6, 0.3, 0.1]])
+    fig = um.reliability_diagram([0, 1, 2, 0], P3, class_conditional=True)
+    assert len(fig.axes) == 3 and fig.axes[0].get_title() == "Reliability Diagram (class 0)"
+    x, acc = fig.axes[0].lines[0].get_data()
+    np.testing.assert_allclose(x, [0.2, 0.4, 0.4])  # sorted column 0, windows of 1
+    np.testing.assert_allclose(acc, [0.0, 1.0, 0.0])
