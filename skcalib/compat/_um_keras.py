@@ -36,31 +36,23 @@ from scipy import special
 
 from ..metrics import BinStats
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._um_common import real, two_columns
 
 __all__ = ["AUC", "ExpectedCalibrationError", "OracleCollaborativeAccuracy"]
 
 
 def _check_dtype(dtype):
     """The metric's float dtype: float32 by default (the Keras default), or float64."""
-    if dtype is None:
-        return np.dtype(np.float32)
     try:
-        dt = np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
-    except TypeError as exc:
-        raise ValueError(f"dtype must be float32 or float64, got {dtype!r}") from exc
+        dt = np.dtype(np.float32 if dtype is None else getattr(dtype, "as_numpy_dtype", dtype))
+    except TypeError:
+        dt = None
     if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
         raise ValueError(f"dtype must be float32 or float64, got {dtype!r}")
     return dt
 
 
-def _finite(x, name, dtype):
-    arr = np.asarray(x)
-    if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}")
-    arr = arr.astype(dtype, copy=False)
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinity")
-    return arr
+_POSITIVE = [Interval(numbers.Integral, 1, None, closed="left")]
 
 
 def tf_fixed_width_bins(x, num_bins):
@@ -128,58 +120,46 @@ class ExpectedCalibrationError:
     array([0., 0., 0., 0., 0., 2., 3., 1., 2., 0.])
     """
 
-    _n_variables = 3
+    _name = "expected_calibration_error"
 
     @validate_params(
-        {
-            "num_bins": [Interval(numbers.Integral, 1, None, closed="left")],
-            "name": [str, None],
-            "dtype": "no_validation",
-        },
+        {"num_bins": _POSITIVE, "name": [str, None], "dtype": "no_validation"},
         prefer_skip_nested_validation=True,
     )
     def __init__(self, num_bins=15, name=None, dtype=None):
         self.num_bins = int(num_bins)
-        self.name = name if name is not None else self._default_name()
+        self.name = name if name is not None else self._name
         self.dtype = _check_dtype(dtype)
         self.reset_state()
 
-    @classmethod
-    def _default_name(cls):
-        return "expected_calibration_error"
-
     def reset_state(self):
         """Zero the state."""
-        M = self.num_bins
-        self.bin_stats = BinStats(
-            count=np.zeros((1, M)),
-            sum_proba=np.zeros((1, M)),
-            sum_true=np.zeros((1, M)),
-            bin_edges=np.linspace(0.0, 1.0, M + 1)[None, :],
-            total_weight=0.0,
-        )
+        self.bin_stats = self._batch_stats(np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
 
     reset_states = reset_state
 
-    @property
-    def counts(self):
-        """Number of predictions in each bin."""
-        return self.bin_stats.count[0].astype(self.dtype)
+    def _batch_stats(self, b, conf, correct):
+        M = self.num_bins
+        sums = [np.bincount(b, w, M).astype(np.float64)[None, :] for w in (None, conf, correct)]
+        edges = np.linspace(0.0, 1.0, M + 1)[None, :]
+        return BinStats(*sums, bin_edges=edges, total_weight=float(b.shape[0]))
 
-    @property
-    def correct_sums(self):
-        """Number of correct predictions in each bin."""
-        return self.bin_stats.sum_true[0].astype(self.dtype)
-
-    @property
-    def prob_sums(self):
-        """Sum of the confidences (top-label probabilities) in each bin."""
-        return self.bin_stats.sum_proba[0].astype(self.dtype)
-
-    @property
-    def variables(self):
-        """The state arrays, in Keras' order."""
-        return [self.correct_sums, self.prob_sums, self.counts]
+    counts = property(
+        lambda self: self.bin_stats.count[0].astype(self.dtype),
+        doc="Number of predictions in each bin.",
+    )
+    correct_sums = property(
+        lambda self: self.bin_stats.sum_true[0].astype(self.dtype),
+        doc="Number of correct predictions in each bin.",
+    )
+    prob_sums = property(
+        lambda self: self.bin_stats.sum_proba[0].astype(self.dtype),
+        doc="Sum of the confidences (top-label probabilities) in each bin.",
+    )
+    variables = property(
+        lambda self: [self.correct_sums, self.prob_sums, self.counts],
+        doc="The state arrays, in Keras' order.",
+    )
 
     def update_state(self, labels, probabilities, custom_binning_score=None, **kwargs):
         """Accumulate a batch.
@@ -198,9 +178,9 @@ class ExpectedCalibrationError:
         **kwargs : dict
             Ignored (e.g. ``sample_weight``), as in the reference.
         """
-        y = _finite(labels, "labels", np.float64).reshape(-1)
+        y = real(labels, "labels").reshape(-1)
         n = y.shape[0]
-        P = _finite(probabilities, "probabilities", self.dtype)
+        P = real(probabilities, "probabilities", dtype=self.dtype)
         if P.ndim != 2 or P.shape[0] != n:
             if n == 0 or P.size % n:
                 raise ValueError(
@@ -208,27 +188,17 @@ class ExpectedCalibrationError:
                     f"for {n} labels"
                 )
             P = P.reshape(n, -1)
-        if P.shape[1] == 1:
-            P = np.concatenate([1 - P, P], axis=1)
+        P = two_columns(P)
         pred = np.argmax(P, axis=1)
         conf = P[np.arange(n), pred]
         correct = pred == y.astype(np.int64)
-        if custom_binning_score is None:
-            score = conf
-        else:
-            score = _finite(custom_binning_score, "custom_binning_score", self.dtype)
-            score = score.reshape(-1)
+        score = conf
+        if custom_binning_score is not None:
+            score = real(custom_binning_score, "custom_binning_score", dtype=self.dtype).ravel()
             if score.shape[0] != n:
                 raise ValueError(f"custom_binning_score has {score.shape[0]} values for {n} labels")
         b = tf_fixed_width_bins(score, self.num_bins)
-        M = self.num_bins
-        batch = BinStats(
-            count=np.bincount(b, minlength=M).astype(np.float64)[None, :],
-            sum_proba=np.bincount(b, weights=conf.astype(np.float64), minlength=M)[None, :],
-            sum_true=np.bincount(b, weights=correct, minlength=M)[None, :],
-            bin_edges=self.bin_stats.bin_edges.copy(),
-            total_weight=float(n),
-        )
+        batch = self._batch_stats(b, conf.astype(np.float64), correct)
         self.bin_stats = self.bin_stats.merge(batch)
 
     def result(self):
@@ -297,24 +267,16 @@ class OracleCollaborativeAccuracy(ExpectedCalibrationError):
     0.7916666666666666
     """
 
-    _n_variables = 4
+    _name = "oracle_collaborative_accuracy"
 
     @validate_params(
-        {
-            "fraction": [Interval(numbers.Real, 0, 1, closed="both")],
-            "num_bins": [Interval(numbers.Integral, 1, None, closed="left")],
-            "name": [str, None],
-            "dtype": "no_validation",
-        },
+        {"fraction": [Interval(numbers.Real, 0, 1, closed="both")], "num_bins": _POSITIVE,
+         "name": [str, None], "dtype": "no_validation"},
         prefer_skip_nested_validation=True,
-    )
+    )  # fmt: skip
     def __init__(self, fraction=0.01, num_bins=100, name=None, dtype=None):
         self.fraction = float(fraction)
         super().__init__(num_bins=num_bins, name=name, dtype=dtype)
-
-    @classmethod
-    def _default_name(cls):
-        return "oracle_collaborative_accuracy"
 
     def reset_state(self):
         """Zero the state."""
@@ -323,10 +285,10 @@ class OracleCollaborativeAccuracy(ExpectedCalibrationError):
 
     reset_states = reset_state
 
-    @property
-    def variables(self):
-        """The state arrays, in Keras' order."""
-        return [self.correct_sums, self.prob_sums, self.counts, self.collab_correct_sums]
+    variables = property(
+        lambda self: [self.correct_sums, self.prob_sums, self.counts, self.collab_correct_sums],
+        doc="The state arrays, in Keras' order.",
+    )
 
     def result(self):
         """The oracle-collaborative accuracy of everything accumulated (0.0 without data).
@@ -436,6 +398,8 @@ class AUC:
     0.9375
     """
 
+    _COUNTS = ("true_positives", "true_negatives", "false_positives", "false_negatives")
+
     @validate_params(
         {
             "num_thresholds": [Interval(numbers.Integral, 2, None, closed="left")],
@@ -445,7 +409,7 @@ class AUC:
             "dtype": "no_validation",
             "thresholds": ["array-like", None],
             "multi_label": ["boolean"],
-            "num_labels": [Interval(numbers.Integral, 1, None, closed="left"), None],
+            "num_labels": [*_POSITIVE, None],
             "label_weights": ["array-like", None],
             "from_logits": ["boolean"],
         },
@@ -464,29 +428,23 @@ class AUC:
         label_weights=None,
         from_logits=False,
     ):
-        self.curve = curve
-        self.summation_method = summation_method
+        self.curve, self.summation_method = curve, summation_method
         self.name = name if name is not None else "auc"
         self.dtype = _check_dtype(dtype)
-        eps = 1e-7
         if thresholds is None:
             inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         else:
-            t = _finite(thresholds, "thresholds", np.float64).reshape(-1)
+            t = real(thresholds, "thresholds").reshape(-1)
             if ((t < 0) | (t > 1)).any():
                 raise ValueError("thresholds must lie in [0, 1]")
             inner = sorted(float(v) for v in t)
-            num_thresholds = len(inner) + 2
-        self.num_thresholds = int(num_thresholds)
-        self.thresholds = [0.0 - eps, *inner, 1.0 + eps]
+        self.num_thresholds = len(inner) + 2
+        self.thresholds = [0.0 - 1e-7, *inner, 1.0 + 1e-7]
         if num_labels is not None and not multi_label:
             raise ValueError("num_labels is needed only when multi_label is True")
-        self.multi_label = multi_label
-        self.from_logits = from_logits
-        if label_weights is None:
-            self.label_weights = None
-        else:
-            lw = _finite(label_weights, "label_weights", np.float64)
+        self.multi_label, self.from_logits, self.label_weights = multi_label, from_logits, None
+        if label_weights is not None:
+            lw = real(label_weights, "label_weights")
             if lw.ndim != 1 or lw.shape[0] == 0:
                 raise ValueError(f"label_weights must be 1-D and non-empty, got shape {lw.shape}")
             if (lw < 0).any():
@@ -507,26 +465,21 @@ class AUC:
             shape = (self.num_thresholds, self.num_labels)
         else:
             shape = (self.num_thresholds,)
-        for attr in ("true_positives", "true_negatives", "false_positives", "false_negatives"):
-            setattr(self, attr, None if shape is None else np.zeros(shape, dtype=self.dtype))
+        for name in self._COUNTS:
+            setattr(self, name, None if shape is None else np.zeros(shape, dtype=self.dtype))
 
     reset_states = reset_state
 
-    @property
-    def variables(self):
-        """The state arrays, in Keras' order."""
-        return [
-            self.true_positives,
-            self.true_negatives,
-            self.false_positives,
-            self.false_negatives,
-        ]
+    variables = property(
+        lambda self: [getattr(self, name) for name in self._COUNTS],
+        doc="The state arrays, in Keras' order.",
+    )
 
     def _inputs(self, y_true, y_pred, sample_weight):
         yt = np.asarray(y_true)
         if yt.dtype.kind not in "biuf":
             raise ValueError(f"y_true must contain numbers or booleans, got dtype {yt.dtype}")
-        yp = _finite(y_pred, "y_pred", np.float64)
+        yp = real(y_pred, "y_pred")
         per_label = self.multi_label or self.label_weights is not None
         if per_label:
             if yp.ndim != 2 or yt.shape != yp.shape:
@@ -551,7 +504,7 @@ class AUC:
         if sample_weight is None:
             w = np.ones(yp.shape)
         else:
-            w = _finite(sample_weight, "sample_weight", np.float64)
+            w = real(sample_weight, "sample_weight")
             if w.ndim == yp.ndim - 1 and w.ndim > 0:
                 w = w[..., None]  # one weight per example, as Keras expands it
             try:

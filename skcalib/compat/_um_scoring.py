@@ -32,7 +32,9 @@ import numpy as np
 from scipy import stats
 from scipy.special import softmax
 
+from ..metrics._calibration._statistical import _bayesian_ece_draws
 from ..utils._sklearn_compat import Interval, validate_params
+from ._um_common import int_labels, real
 from ._um_keras import tf_fixed_width_bins
 
 __all__ = [
@@ -44,62 +46,29 @@ __all__ = [
 ]
 
 
-def _real(x, name):
-    arr = np.asarray(x)
-    if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinity")
-    return arr
-
-
 def _labels(labels, n, k, name="labels"):
-    if labels is None:
-        raise ValueError(f"{name} is required")
-    y = np.asarray(labels)
-    if y.dtype.kind == "f" and np.isfinite(y).all() and (y == np.round(y)).all():
-        y = y.astype(np.int64)
-    if y.dtype.kind not in "biu":
-        raise ValueError(f"{name} must be integer class indices, got dtype {y.dtype}")
-    y = y.reshape(-1).astype(np.intp)
-    if y.shape[0] != n:
-        raise ValueError(f"{name} has {y.shape[0]} elements but there are {n} predictions")
-    if n and (y.min() < 0 or y.max() >= k):
-        raise ValueError(f"{name} must be class indices in [0, {k}), got {y.min()}..{y.max()}")
-    return y
+    return int_labels(None if labels is None else np.reshape(labels, -1), (n,), k, name)
 
 
 def _probabilities(logits, probabilities):
     """(N, K) probabilities from exactly one of logits / probabilities, K >= 2."""
     if (logits is None) == (probabilities is None):
         raise ValueError("pass exactly one of logits and probabilities")
-    if logits is not None:
-        Z = _real(logits, "logits")
-        if Z.ndim != 2 or Z.shape[1] < 2:
-            raise ValueError(
-                f"logits must have shape (N, K) with K >= 2 (binary problems as two "
-                f"columns), got {Z.shape}"
-            )
-        return softmax(Z, axis=1)
-    P = _real(probabilities, "probabilities")
-    if P.ndim != 2 or P.shape[1] < 2:
+    name, X = ("logits", logits) if probabilities is None else ("probabilities", probabilities)
+    X = real(X, name)
+    if X.ndim != 2 or X.shape[1] < 2:
         raise ValueError(
-            f"probabilities must have shape (N, K) with K >= 2 (binary problems as two "
-            f"columns), got {P.shape}"
+            f"{name} must have shape (N, K) with K >= 2 (binary problems as two columns), "
+            f"got {X.shape}"
         )
-    return P
+    return softmax(X, axis=1) if probabilities is None else X
 
 
-@validate_params(
-    {
-        "labels": ["array-like", None],
-        "logits": ["array-like", None],
-        "probabilities": ["array-like", None],
-        "aggregate": ["boolean"],
-    },
-    prefer_skip_nested_validation=True,
-)
+_ARGS = {"labels": ["array-like", None], "logits": ["array-like", None]}
+_ARGS["probabilities"] = ["array-like", None]
+
+
+@validate_params({**_ARGS, "aggregate": ["boolean"]}, prefer_skip_nested_validation=True)
 def brier_score(labels=None, logits=None, probabilities=None, aggregate=True):
     r"""Brier score of uncertainty_metrics 0.0.82: the usual one **minus 1**.
 
@@ -143,14 +112,7 @@ def brier_score(labels=None, logits=None, probabilities=None, aggregate=True):
     return float(bs.mean()) if aggregate else bs
 
 
-@validate_params(
-    {
-        "labels": ["array-like", None],
-        "logits": ["array-like", None],
-        "probabilities": ["array-like", None],
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_ARGS, prefer_skip_nested_validation=True)
 def brier_decomposition(labels=None, logits=None, probabilities=None):
     r"""Brier decomposition of uncertainty_metrics 0.0.82 over argmax cells.
 
@@ -248,10 +210,7 @@ def crps_score(labels=None, predictive_samples=None):
     >>> crps_score([0, 1], [[-1, 0, 1, 2], [0.5, 0.5, 1.5, 3]])
     array([0.25, 0.25])
     """
-    if labels is None or predictive_samples is None:
-        raise ValueError("labels and predictive_samples are required")
-    y = _real(labels, "labels")
-    X = _real(predictive_samples, "predictive_samples")
+    y, X = real(labels, "labels"), real(predictive_samples, "predictive_samples")
     if y.ndim != 1:
         raise ValueError(f"labels must have rank 1, got shape {y.shape}")
     if X.ndim != 2 or X.shape[0] != y.shape[0] or X.shape[1] == 0:
@@ -301,11 +260,7 @@ def crps_normal_score(labels=None, means=None, stddevs=None):
     >>> crps_normal_score([0.0, 1.0], [0.0, 0.0], [1.0, 2.0]).round(8)
     array([0.23369498, 0.66280706])
     """
-    if labels is None or means is None or stddevs is None:
-        raise ValueError("labels, means and stddevs are required")
-    y = _real(labels, "labels")
-    mu = _real(means, "means")
-    sd = _real(stddevs, "stddevs")
+    y, mu, sd = real(labels, "labels"), real(means, "means"), real(stddevs, "stddevs")
     if y.ndim != 1:
         raise ValueError(f"labels must have rank 1, got shape {y.shape}")
     if mu.shape != sd.shape or mu.shape != y.shape:
@@ -400,22 +355,12 @@ def bayesian_expected_calibration_error(
         pred = np.argmax(P, axis=1)
     else:
         pred = _labels(labels_predicted, n, k, "labels_predicted")
-    M = int(num_bins)
-    correct = (pred == y).astype(np.intp)
+    correct = pred == y
     prob_y = P[np.arange(n), pred].astype(np.float32)
-    b = tf_fixed_width_bins(prob_y, M)
-    C = np.bincount(correct * M + b, minlength=2 * M).astype(np.float64).reshape(2, M)
-    n_b = C.sum(axis=0)
-    pmean = np.bincount(b, weights=prob_y.astype(np.float64), minlength=M) / (
-        n_b + np.finfo(np.float32).tiny
-    )
-    centers = (np.arange(M) + 0.5) / M
-    var0 = (1.0 / M) / 12.0
-    s = np.sqrt(var0 / (n_b + 1.0))
-    m = (centers + n_b * pmean) / (n_b + 1.0)
-    lo, hi = np.arange(M) / M, (np.arange(M) + 1.0) / M
-    mu = stats.truncnorm.rvs((lo - m) / s, (hi - m) / s, loc=m, scale=s, size=(num_ece_samples, M))
-    q = np.random.dirichlet(C.reshape(-1) + 1.0 / M, size=num_ece_samples).reshape(-1, 2, M)
-    p_correct = q[:, 1] / (q[:, 0] + q[:, 1])
-    weight = q[:, 1] / q[:, 1].sum(axis=1, keepdims=True)
-    return np.sum(weight * np.abs(p_correct - mu), axis=1)
+    b = tf_fixed_width_bins(prob_y, num_bins)
+    n_b = np.bincount(b, minlength=num_bins).astype(np.float64)
+    c1 = np.bincount(b, weights=correct, minlength=num_bins)
+    pbar = np.zeros(num_bins)
+    np.divide(np.bincount(b, weights=prob_y, minlength=num_bins), n_b, out=pbar, where=n_b > 0)
+    draws = np.random.mtrand._rand  # the global random state: the reference has no seed
+    return _bayesian_ece_draws(n_b - c1, c1, n_b, pbar, num_bins, num_ece_samples, "correct", draws)
