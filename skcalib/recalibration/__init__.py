@@ -11,18 +11,30 @@ from ._classifier import RecalibratedClassifier
 from ._histogram import HistogramBinning, ScalingBinning
 from ._monotone import BetaCalibration, IsotonicCalibration
 from ._platt import PlattScaling
+from ._regression import (
+    ConformalInterval,
+    QuantileRecalibration,
+    RecalibratedDistribution,
+    StdScaling,
+)
+from ._regressor import RecalibratedRegressor
 from ._scaling import MatrixScaling, VectorScaling
 from ._temperature import EnsembleTemperatureScaling, TemperatureScaling
 
 __all__ = [
     "BetaCalibration",
+    "ConformalInterval",
     "EnsembleTemperatureScaling",
     "HistogramBinning",
     "IsotonicCalibration",
     "MatrixScaling",
     "PlattScaling",
+    "QuantileRecalibration",
     "RecalibratedClassifier",
+    "RecalibratedDistribution",
+    "RecalibratedRegressor",
     "ScalingBinning",
+    "StdScaling",
     "TemperatureScaling",
     "VectorScaling",
 ]

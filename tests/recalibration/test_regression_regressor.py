@@ -1,0 +1,177 @@
+"""RecalibratedRegressor: cross-fitting, frozen regressors, every prediction method,
+and scikit-learn's estimator checks."""
+
+import pickle
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from scipy import stats
+from sklearn.base import clone
+from sklearn.datasets import load_diabetes
+from sklearn.frozen import FrozenEstimator
+from sklearn.gaussian_process import GaussianProcessRegressor
+from sklearn.gaussian_process.kernels import RBF, WhiteKernel
+from sklearn.linear_model import BayesianRidge, LinearRegression
+from sklearn.model_selection import KFold, ShuffleSplit
+from sklearn.utils.estimator_checks import estimator_checks_generator, parametrize_with_checks
+
+from skcalib.metrics import PredictionInterval, PredictiveSamples
+from skcalib.metrics._regression._forms import as_predictive
+from skcalib.recalibration import (
+    ConformalInterval,
+    QuantileRecalibration,
+    RecalibratedDistribution,
+    RecalibratedRegressor,
+    StdScaling,
+)
+
+_X, _y = load_diabetes(return_X_y=True)
+X, Y = _X[:240], _y[:240]
+X_TEST, Y_TEST = _X[240:340], _y[240:340]
+
+
+def _oof(estimator, X, y, cv):
+    """Out-of-fold Normal predictions, by a loop over the splits."""
+    mean, std = np.zeros(len(y)), np.zeros(len(y))
+    for train, test in cv.split(X, y):
+        est = clone(estimator).fit(X[train], y[train])
+        mean[test], std[test] = est.predict(X[test], return_std=True)
+    return mean, std
+
+
+@pytest.mark.parametrize("method", ["std_scaling", "isotonic", "conformal"])
+def test_cross_fitting_pools_out_of_fold_predictions(method):
+    cv = KFold(4, shuffle=True, random_state=0)
+    reg = RecalibratedRegressor(BayesianRidge(), method=method, cv=cv).fit(X, Y)
+    mean, std = _oof(BayesianRidge(), X, Y, cv)
+    cal = {"std_scaling": StdScaling, "isotonic": QuantileRecalibration}.get(
+        method, ConformalInterval
+    )()
+    cal.fit(stats.norm(mean, std), Y)
+    final = BayesianRidge().fit(X, Y)
+    m, s = final.predict(X_TEST, return_std=True)
+    base = stats.norm(m, s)
+    expected = as_predictive(cal.transform(base)) if method != "conformal" else None
+    interval = reg.predict_interval(X_TEST, coverage=0.8)
+    if method == "conformal":
+        assert reg.calibrator_.quantile(0.8) == cal.quantile(0.8)
+        ref = cal.transform(base, coverage=0.8)
+        assert_allclose(reg.predict(X_TEST), m)
+        with pytest.raises(ValueError, match="method='conformal' gives prediction intervals"):
+            reg.predict_distribution(X_TEST)
+        with pytest.raises(ValueError, match="not standard deviations"):
+            reg.predict(X_TEST, return_std=True)
+        q = reg.predict_quantiles(X_TEST, [0.1, 0.5, 0.9])
+        assert_allclose(q[:, 0], ref.lower)
+        assert_allclose(q[:, 1], m)
+        assert_allclose(q[:, 2], ref.upper)
+    else:
+        ref = PredictionInterval(*expected.interval(0.8), 0.8)
+        mean_hat, std_hat = reg.predict(X_TEST, return_std=True)
+        assert_allclose(mean_hat, expected.mean())
+        assert_allclose(std_hat, expected.std())
+        assert_allclose(
+            reg.predict_quantiles(X_TEST, [0.1, 0.9]), expected.ppf([0.1, 0.9]), rtol=1e-12
+        )
+        dist = reg.predict_distribution(X_TEST)
+        kind = stats._distn_infrastructure.rv_continuous_frozen
+        assert isinstance(dist, kind if method == "std_scaling" else RecalibratedDistribution)
+    assert isinstance(interval, PredictionInterval) and interval.coverage == 0.8
+    assert_allclose(interval.lower, ref.lower)
+    assert_allclose(interval.upper, ref.upper)
+    # held-out coverage near the nominal one
+    hit = np.mean((interval.lower <= Y_TEST) & (Y_TEST <= interval.upper))
+    assert 0.65 <= hit <= 0.95
+    assert reg.n_features_in_ == X.shape[1]
+    again = pickle.loads(pickle.dumps(reg))
+    assert_allclose(again.predict_interval(X_TEST, 0.8).lower, interval.lower)
+
+
+def test_frozen_regressor_and_weights():
+    gp = GaussianProcessRegressor(RBF(10.0) + WhiteKernel(), normalize_y=True, optimizer=None)
+    fitted = gp.fit(X[:120], Y[:120])
+    w = np.random.default_rng(0).integers(0, 3, size=len(Y_TEST))
+    reg = RecalibratedRegressor(FrozenEstimator(fitted), method="std_scaling")
+    reg.fit(X_TEST, Y_TEST, sample_weight=w)
+    m, s = fitted.predict(X_TEST, return_std=True)
+    cal = StdScaling().fit(stats.norm(m, s), Y_TEST, sample_weight=w)
+    assert reg.calibrator_.scale_ == pytest.approx(cal.scale_, rel=1e-12)
+    assert reg.estimator_ is reg.estimator  # not refitted
+    # a regressor with predict_distribution: its form is used (samples here)
+
+    class Ensemble(BayesianRidge):
+        def predict_distribution(self, X):
+            m, s = self.predict(X, return_std=True)
+            z = np.random.default_rng(0).normal(size=(len(m), 200))
+            return PredictiveSamples(m[:, None] + s[:, None] * z)
+
+    reg = RecalibratedRegressor(Ensemble(), method="isotonic", cv=3).fit(X, Y)
+    assert isinstance(reg.predict_distribution(X_TEST).base, PredictiveSamples)
+
+
+def test_point_regressors_and_errors():
+    # conformal works around any point regressor, the other methods need a distribution
+    reg = RecalibratedRegressor(LinearRegression(), method="conformal", cv=3).fit(X, Y)
+    assert reg.calibrator_.normalized_ is False
+    iv = reg.predict_interval(X_TEST, coverage=0.9)
+    assert_allclose(iv.upper - iv.lower, 2 * reg.calibrator_.quantile(0.9))
+    with pytest.raises(ValueError, match="LinearRegression has neither"):
+        RecalibratedRegressor(LinearRegression(), method="isotonic").fit(X, Y)
+    with pytest.raises(ValueError, match="cv holds out sample"):
+        RecalibratedRegressor(cv=ShuffleSplit(3, test_size=0.5, random_state=0)).fit(X, Y)
+    with pytest.raises(ValueError, match="method"):
+        RecalibratedRegressor(method="sigmoid").fit(X, Y)
+    with pytest.raises(ValueError, match="requires y"):
+        RecalibratedRegressor().fit(X, None)
+    bad = Y.astype(float).copy()
+    bad[5] = np.nan
+    with pytest.raises(ValueError, match=r"y contains NaN \(first at index 5\)"):
+        RecalibratedRegressor().fit(X, bad)
+    reg = RecalibratedRegressor(method=StdScaling(criterion="mace")).fit(X, Y)
+    assert reg.calibrator_.criterion == "mace"
+    with pytest.raises(ValueError, match="coverage"):
+        reg.predict_interval(X_TEST, coverage=1.2)
+    with pytest.raises(ValueError, match="levels"):
+        reg.predict_quantiles(X_TEST, [0.0, 0.5])
+
+
+# --------------------------------------------------------------------------------------
+# scikit-learn's estimator checks
+# --------------------------------------------------------------------------------------
+
+
+@parametrize_with_checks([RecalibratedRegressor()])
+def test_recalibrated_regressor_passes_sklearn_checks(estimator, check):
+    # every check, no expected failure (the array API check skips itself: scipy's array
+    # API support is off)
+    check(estimator)
+
+
+#: the checks that exercise the recalibrator (run for the other methods; the full suite
+#: runs above for the default one)
+RECALIBRATOR_SENSITIVE_CHECKS = {
+    "check_sample_weight_equivalence_on_dense_data",
+    "check_sample_weights_not_overwritten",
+    "check_methods_subset_invariance",
+    "check_methods_sample_order_invariance",
+    "check_fit_idempotent",
+    "check_regressors_train",
+    "check_supervised_y_2d",
+    "check_fit2d_1sample",
+    "check_estimators_pickle",
+}
+
+
+@pytest.mark.parametrize("method", ["isotonic", "conformal"])
+def test_recalibrated_regressor_checks_with_every_method(method):
+    estimator = RecalibratedRegressor(method=method)
+    ran, available = set(), set()
+    for est, check in estimator_checks_generator(estimator):
+        name = getattr(check, "func", check).__name__
+        available.add(name)
+        if name in RECALIBRATOR_SENSITIVE_CHECKS:
+            check(est)
+            ran.add(name)
+    assert ran == RECALIBRATOR_SENSITIVE_CHECKS & available
+    assert "check_regressors_train" in ran
