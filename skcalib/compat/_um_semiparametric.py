@@ -63,6 +63,7 @@ from ..metrics._calibration._semiparametric import (
     weight_function,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._um_common import real
 
 __all__ = [
     "CCE",
@@ -76,7 +77,22 @@ __all__ = [
     "spce_conf_int",
 ]
 
-_WEIGHTS = {"constant", "relative", "chi"}
+_POSITIVE = [Interval(numbers.Integral, 1, None, closed="left")]
+_ESTIMATOR = {  # the options SPCE and CCE share
+    "folds": [Interval(numbers.Integral, 2, None, closed="left")],
+    "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
+    "weights": [StrOptions({"constant", "relative", "chi"}), None],
+    "bootstrap_size": [Interval(numbers.Integral, 2, None, closed="left")],
+    "orthogonal": ["boolean"],
+    "normalize": ["boolean"],
+    "hyperparam_attempts": _POSITIVE,
+    "default_hyperparam_range": ["array-like", None],
+    "verbose": ["boolean"],
+}
+_RANGE = {"hyperparam_range": ["array-like", None]}
+_SPCE_ARGS = {"probs": ["array-like"], "labels": ["array-like"], **_RANGE}
+_CCE_ARGS = {"probs": ["array-like"], "times": ["array-like"], "event": ["array-like"]}
+_CCE_ARGS.update({"end_time": [numbers.Real], **_RANGE})
 
 
 def _range(hyperparam_range):
@@ -140,12 +156,7 @@ def _z(alpha):
 
 
 def _triple(est, se, z):
-    root = np.sqrt
-    return (
-        float(root(max(est - z * se, 0.0))),
-        float(root(max(est, 0.0))),
-        float(root(max(est + z * se, 0.0))),
-    )
+    return tuple(float(np.sqrt(max(v, 0.0))) for v in (est - z * se, est, est + z * se))
 
 
 class SemiparametricCalibrationError:
@@ -206,17 +217,9 @@ class SemiparametricCalibrationError:
 
     @validate_params(
         {
-            "folds": [Interval(numbers.Integral, 2, None, closed="left")],
-            "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
-            "weights": [StrOptions(_WEIGHTS), None],
-            "bootstrap_size": [Interval(numbers.Integral, 2, None, closed="left")],
-            "orthogonal": ["boolean"],
-            "normalize": ["boolean"],
+            **_ESTIMATOR,
             "smoothing": [StrOptions({"kernel", "spline"})],
-            "hyperparam_attempts": [Interval(numbers.Integral, 1, None, closed="left")],
-            "default_hyperparam_range": ["array-like", None],
-            "verbose": ["boolean"],
-            "fold_generator": [object, None],
+            "fold_generator": "no_validation",
         },
         prefer_skip_nested_validation=True,
     )
@@ -250,18 +253,11 @@ class SemiparametricCalibrationError:
         self.fold_generator = fold_generator
 
     def _data(self, probs, labels):
-        p = np.asarray(probs)
-        y = np.asarray(labels)
-        for arr, name in ((p, "probs"), (y, "labels")):
-            if arr.dtype.kind not in "biuf":
-                raise ValueError(f"{name} must contain real numbers, got dtype {arr.dtype}")
-            if arr.ndim != 1:
-                raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
-        p, y = p.astype(np.float64), y.astype(np.float64)
-        if p.shape != y.shape:
-            raise ValueError(f"probs has {p.shape[0]} values but labels has {y.shape[0]}")
-        if not (np.isfinite(p).all() and np.isfinite(y).all()):
-            raise ValueError("probs and labels must be finite")
+        p, y = real(probs, "probs"), real(labels, "labels")
+        if p.ndim != 1 or p.shape != y.shape:
+            raise ValueError(
+                f"probs and labels must be 1-D of one length, got {p.shape}, {y.shape}"
+            )
         if ((p < 0) | (p > 1)).any() or ((y < 0) | (y > 1)).any():
             raise ValueError("probs and labels must lie in [0, 1]")
         if p.shape[0] < 2 * self.folds:
@@ -363,10 +359,7 @@ class SemiparametricCalibrationError:
 SPCE = SemiparametricCalibrationError
 
 
-@validate_params(
-    {"probs": ["array-like"], "labels": ["array-like"], "hyperparam_range": ["array-like", None]},
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_SPCE_ARGS, prefer_skip_nested_validation=True)
 def spce(probs, labels, hyperparam_range=None, **class_kwargs):
     """``SPCE(**class_kwargs).rms_calibration_error(probs, labels, hyperparam_range)``.
 
@@ -405,10 +398,7 @@ def spce(probs, labels, hyperparam_range=None, **class_kwargs):
 semiparametric_calibration_error = spce
 
 
-@validate_params(
-    {"probs": ["array-like"], "labels": ["array-like"], "hyperparam_range": ["array-like", None]},
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_SPCE_ARGS, prefer_skip_nested_validation=True)
 def spce_conf_int(probs, labels, hyperparam_range=None, **class_kwargs):
     """``SPCE(**class_kwargs).rms_calibration_error_conf_int(...)`` at ``alpha=0.05``.
 
@@ -509,19 +499,11 @@ class CCE:
 
     @validate_params(
         {
+            **_ESTIMATOR,
             "end_time": [Interval(numbers.Real, 0, None, closed="neither")],
-            "folds": [Interval(numbers.Integral, 2, None, closed="left")],
-            "weight_trunc": [Interval(numbers.Real, 0, None, closed="neither")],
-            "weights": [StrOptions(_WEIGHTS), None],
             "survival_aggregation": [StrOptions(set(_AGGREGATION))],
             "kernel_fn": [StrOptions({"rbf", "cubic", "knn"})],
-            "bootstrap_size": [Interval(numbers.Integral, 2, None, closed="left")],
-            "orthogonal": ["boolean"],
-            "num_repeats": [Interval(numbers.Integral, 1, None, closed="left")],
-            "normalize": ["boolean"],
-            "hyperparam_attempts": [Interval(numbers.Integral, 1, None, closed="left")],
-            "default_hyperparam_range": ["array-like", None],
-            "verbose": ["boolean"],
+            "num_repeats": _POSITIVE,
         },
         prefer_skip_nested_validation=True,
     )
@@ -715,16 +697,7 @@ class CCE:
         return _triple(est, se, z)
 
 
-@validate_params(
-    {
-        "probs": ["array-like"],
-        "times": ["array-like"],
-        "event": ["array-like"],
-        "end_time": [numbers.Real],
-        "hyperparam_range": ["array-like", None],
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_CCE_ARGS, prefer_skip_nested_validation=True)
 def cce(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     """``CCE(end_time, **class_kwargs).rms_calibration_error(...)``: **squared** scale.
 
@@ -763,16 +736,7 @@ def cce(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     )
 
 
-@validate_params(
-    {
-        "probs": ["array-like"],
-        "times": ["array-like"],
-        "event": ["array-like"],
-        "end_time": [numbers.Real],
-        "hyperparam_range": ["array-like", None],
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_CCE_ARGS, prefer_skip_nested_validation=True)
 def cce_conf_int(probs, times, event, end_time, hyperparam_range=None, **class_kwargs):
     """``CCE(end_time, **class_kwargs).rms_calibration_error_conf_int(...)``, alpha 0.05.
 

@@ -227,15 +227,12 @@ def pooled_reliability_curve(labels, probs, class_conditional=False):
     n, k = P.shape
     y = _check_labels(labels, n, k, "labels")
     onehot = (y[:, None] == np.arange(k)).astype(np.float64)
-    if class_conditional:
-        curves = [_window_curve(P[:, j], onehot[:, j]) for j in range(k)]
-        conf = [c for c, _ in curves]
-        acc = [a for _, a in curves]
-        return PooledReliabilityCurveResult(
-            accuracy=acc, confidence=conf, error=[a - c for c, a in curves]
-        )
-    conf, acc = _window_curve(P.ravel(), onehot.ravel())
-    return PooledReliabilityCurveResult(accuracy=acc, confidence=conf, error=acc - conf)
+    if not class_conditional:
+        conf, acc = _window_curve(P.ravel(), onehot.ravel())
+        return PooledReliabilityCurveResult(accuracy=acc, confidence=conf, error=acc - conf)
+    conf, acc = zip(*(_window_curve(P[:, j], onehot[:, j]) for j in range(k)), strict=True)
+    error = [a - c for c, a in zip(conf, acc, strict=True)]
+    return PooledReliabilityCurveResult(accuracy=list(acc), confidence=list(conf), error=error)
 
 
 def _to_image(fig):
@@ -304,21 +301,17 @@ def reliability_diagram(labels, probs, class_conditional=False, y_axis="accuracy
     """
     curve = pooled_reliability_curve(labels, probs, class_conditional=class_conditional)
 
+    panels = [(curve.confidence, curve.accuracy if y_axis == "accuracy" else curve.error)]
     if class_conditional:
-        panels = list(zip(curve.confidence, curve.accuracy, curve.error, strict=True))
-    else:
-        panels = [(curve.confidence, curve.accuracy, curve.error)]
+        panels = list(zip(*panels[0], strict=True))
     fig, axes = new_figure(1, len(panels), figsize=(5 * len(panels), 5))
     xbins = np.linspace(0, 1, 11)
-    for j, (ax, (conf, acc, err)) in enumerate(zip(axes[0], panels, strict=True)):
-        if y_axis == "accuracy":
-            ax.plot(conf, acc, color="green")
-            ax.plot(xbins, xbins, color="orange")
-            ax.set_ylabel("Model Accuracy")
-        else:
-            ax.plot(conf, err, color="green")
-            ax.plot(xbins, np.zeros_like(xbins), color="orange")
-            ax.set_ylabel("Model Calibration Error (accuracy - confidence)")
+    diagonal = xbins if y_axis == "accuracy" else np.zeros_like(xbins)
+    ylabel = {"accuracy": "Model Accuracy", "error": "Model Calibration Error"}[y_axis]
+    for j, (ax, (x, height)) in enumerate(zip(axes[0], panels, strict=True)):
+        ax.plot(x, height, color="green")
+        ax.plot(xbins, diagonal, color="orange")
+        ax.set_ylabel(ylabel + (" (accuracy - confidence)" if y_axis == "error" else ""))
         ax.set_xlabel("Model Confidence")
         title = "Reliability Diagram" + (f" (class {j})" if class_conditional else "")
         ax.set_title(title, fontsize=20)
@@ -326,8 +319,12 @@ def reliability_diagram(labels, probs, class_conditional=False, y_axis="accuracy
     return _to_image(fig) if img else fig
 
 
-def _max_pred(P):
-    return P.max(axis=1), P.argmax(axis=1)
+def _ood_inputs(in_probs, in_labels, out_probs):
+    """Confidences of the in-distribution examples, their correctness, and the
+    confidences of the out-of-distribution ones."""
+    P_in, P_out = _check_probs(in_probs, "in_probs"), _check_probs(out_probs, "out_probs")
+    y = _check_labels(in_labels, P_in.shape[0], P_in.shape[1], "in_labels")
+    return P_in.max(axis=1), P_in.argmax(axis=1) == y, P_out.max(axis=1)
 
 
 _OOD = {
@@ -379,11 +376,7 @@ def confidence_vs_accuracy_curve(in_probs, in_labels, out_probs, num_thresholds=
     >>> thresholds, accuracy
     (array([0.   , 0.495, 0.99 ]), array([0.25, 0.25]))
     """
-    P_in = _check_probs(in_probs, "in_probs")
-    y = _check_labels(in_labels, P_in.shape[0], P_in.shape[1], "in_labels")
-    conf_in, pred = _max_pred(P_in)
-    conf_out, _ = _max_pred(_check_probs(out_probs, "out_probs"))
-    correct = pred == y
+    conf_in, correct, conf_out = _ood_inputs(in_probs, in_labels, out_probs)
     taus = np.linspace(0, 0.99, num_thresholds)
     accuracy = []
     for tau in taus:
@@ -495,11 +488,7 @@ def rejection_classification_curve(in_probs, in_labels, out_probs, num_threshold
     >>> rate, accuracy.round(4)
     (array([0.   , 0.495, 0.99 ]), array([0.25, 0.5 , 1.  ]))
     """
-    P_in = _check_probs(in_probs, "in_probs")
-    y = _check_labels(in_labels, P_in.shape[0], P_in.shape[1], "in_labels")
-    conf_in, pred = _max_pred(P_in)
-    conf_out, _ = _max_pred(_check_probs(out_probs, "out_probs"))
-    correct = pred == y
+    conf_in, correct, conf_out = _ood_inputs(in_probs, in_labels, out_probs)
     conf_all = np.sort(np.concatenate([conf_in, conf_out]))
     N = conf_all.shape[0]
     if N == 0:
