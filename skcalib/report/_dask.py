@@ -1,28 +1,33 @@
 """Reports of Parquet predictions computed on a Dask cluster (``--scheduler``, ``--dask``).
 
-The work of the streamed report, spread over the workers: one task per row group reads
-it (``ParquetFile.iter_batches``, the batches of :func:`~skcalib.report._stream.batch_rows`
-rows) and returns the accumulators of each of its batches
-(:func:`~skcalib.report._stream._batch_accumulators`), and the client merges them in file
-order.  The report is therefore the streamed report's, to the last bit.  The client reads
-the files' metadata (the row groups) and merges accumulators; the labels (a first pass
-over the label column) and the predictions are read by the workers only.
+The work of the streamed report, spread over the workers by :mod:`skcalib.dask`: one
+task per row group reads it (``ParquetFile.iter_batches``, the batches of
+:func:`~skcalib.report._stream.batch_rows` rows) and accumulates its batches as the
+streamed report does (:func:`~skcalib.report._stream.accumulate_batches`), and Dask's
+tree reduction merges the accumulators of the row groups in file order, so that only
+the root reaches the client.  The numbers are the streamed report's up to the order of
+floating-point additions.  The client reads the files' metadata (the row groups); the
+labels (a pass over the label column, which the streamed reader needs to encode them)
+and the predictions are read by the workers only.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 
+from ..dask._reduce import reduce_items
 from ._io import PredictionsFileError, _one_line
 from ._stream import (
     _add_accumulator,
-    _batch_accumulators,
     _distinct_labels,
     _files,
     _open,
     _pyarrow,
     _row_group_batches,
     _sorted_labels,
+    accumulate_batches,
     batch_rows,
     make_spec,
     open_dataset,
@@ -71,13 +76,29 @@ def _piece_labels(piece, label_col, rows):
         return _distinct_labels(pa, pc, _piece_batches(piece, [label_col], rows))
 
 
+def _merge_labels(parts):
+    """The distinct labels of the distinct labels of some row groups (None: no rows)."""
+    pa, pc, _ = _pyarrow()
+    parts = [u for u in parts if u is not None]
+    if not parts:
+        return None
+    return pc.unique(pa.concat_arrays([u.cast(parts[0].type) for u in parts]))
+
+
 def _piece_accumulators(piece, spec, rows):
-    """``[{group: accumulator}]`` of the batches of a row group, in order (a task)."""
+    """``{group: accumulator}`` of a row group, its batches merged in order (a task)."""
     with _arrow_errors():
-        return [
-            _batch_accumulators(batch, spec, where, offset)
-            for batch, (where, offset) in _piece_batches(piece, spec.read, rows)
-        ]
+        return accumulate_batches(_piece_batches(piece, spec.read, rows), spec)
+
+
+def _merge_accumulators(parts):
+    """``{group: accumulator}`` of the results of consecutive row groups (in order: the
+    groups keep their order of first appearance); the inputs are left unchanged."""
+    out = {}
+    for part in parts:
+        for name, acc in part.items():
+            _add_accumulator(out, name, acc if name in out else copy.copy(acc))
+    return out
 
 
 def _connect(scheduler):
@@ -124,7 +145,7 @@ def dask_report(
         one worker process per core for the duration of the call.
     label_col, proba_cols, model_col, by, labels, renormalize, n_bins, progress
         As :func:`~skcalib.report._stream.stream_report` (the progress is told the rows
-        of each row group as its statistics are merged).
+        of each row group when its accumulators are computed).
 
     Returns
     -------
@@ -136,14 +157,14 @@ def dask_report(
         pieces = _pieces(dataset)
     if progress is not None:
         progress.total = sum(piece[-1] for piece in pieces)
+    done = None if progress is None else (lambda i: progress.update(pieces[i][-1]))
     client, cluster = _connect(scheduler)
-    futures = []
     try:
         present = None
         if labels is None and label_col in dataset.schema.names:
             rows = batch_rows(dataset.schema, [label_col])
-            futures = client.map(_piece_labels, pieces, label_col=label_col, rows=rows, pure=False)
-            present = _sorted_labels(client.gather(futures))
+            leaf = functools.partial(_piece_labels, label_col=label_col, rows=rows)
+            present = _sorted_labels([reduce_items(pieces, leaf, _merge_labels, client=client)])
         spec = make_spec(
             dataset,
             label_col=label_col,
@@ -156,21 +177,11 @@ def dask_report(
             present=present,
         )
         rows = batch_rows(dataset.schema, spec.read)
-        futures = client.map(_piece_accumulators, pieces, spec=spec, rows=rows, pure=False)
-        accs = {}
-        for piece, future in zip(pieces, futures, strict=True):
-            # in file order, as the streamed report merges (the first error in file order
-            # is raised)
-            for part in future.result():
-                for name, acc in part.items():
-                    _add_accumulator(accs, name, acc)
-            future.release()
-            if progress is not None:
-                progress.update(piece[-1])
+        leaf = functools.partial(_piece_accumulators, spec=spec, rows=rows)
+        accs = reduce_items(pieces, leaf, _merge_accumulators, client=client, done=done)
     finally:
         if progress is not None:
             progress.close()
-        client.cancel(futures)
         client.close()
         if cluster is not None:
             cluster.close()

@@ -1,6 +1,7 @@
-"""skcalib.dask on a real two-process LocalCluster: the tree-reduced accumulators give the
-batch metrics' numbers exactly, for any chunking, weights, binary and multiclass
-predictions and per-group (``by=``) calibration; bad inputs raise clear ValueErrors."""
+"""skcalib.dask on a real two-process LocalCluster: Dask's tree reductions of the core's
+statistics give the batch metrics' numbers (to 1e-12), for any chunking, weights, binary
+and multiclass predictions, classes found in the same pass, and per-group (``by=``)
+calibration; bad inputs raise clear ValueErrors."""
 
 import subprocess
 import sys
@@ -109,7 +110,8 @@ def test_array_tree_reduction_equals_batch(client, kind, weighted):
 def test_many_chunks_make_a_deep_tree(client):
     rng = np.random.default_rng(1)
     y, p, _ = _case("binary_1d", 2000, rng)
-    acc = accumulate(da.from_array(y, chunks=23), da.from_array(p, chunks=17), n_bins=7)
+    # 30 chunks: two levels of merges of fan-in 8
+    acc = accumulate(da.from_array(y, chunks=101), da.from_array(p, chunks=67), n_bins=7)
     assert acc.n_bins == 7
     _assert_equals_batch_binned(acc, y, p, n_bins=7)
 
@@ -196,6 +198,143 @@ def test_unknown_chunks_with_equal_counts_are_accepted(client):
 
 
 # --------------------------------------------------------------------------------------
+# classes found in the same pass
+# --------------------------------------------------------------------------------------
+
+_BLOCKS_READ = []
+
+
+def _count_block(block):
+    _BLOCKS_READ.append(block.shape[0])
+    return block
+
+
+def test_labels_are_read_once():
+    """Without labels the classes come from the pass that computes the statistics: every
+    block of y_true is computed once (in-process scheduler, so the calls can be counted)."""
+    import dask
+
+    rng = np.random.default_rng(13)
+    y, p, _ = _case("binary_1d", 1000, rng)
+    y_counted = da.from_array(y, chunks=100).map_blocks(_count_block, meta=np.empty(0, y.dtype))
+    _BLOCKS_READ.clear()
+    with dask.config.set(scheduler="synchronous"):
+        acc = accumulate(y_counted, da.from_array(p, chunks=100))
+    assert _BLOCKS_READ == [100] * 10
+    _assert_equals_batch(acc, y, p, None, None)
+
+
+def _binary_batch(y, P, w, pos_label):
+    kw = {"sample_weight": w, "pos_label": pos_label}
+    return {
+        "expected_calibration_error": expected_calibration_error(y, P, **kw),
+        "max_calibration_error": max_calibration_error(y, P, **kw),
+        "brier_score": brier_score(y, P, **kw),
+        "negative_log_likelihood": negative_log_likelihood(y, P, **kw),
+    }
+
+
+@pytest.mark.parametrize(
+    "labels, two_columns, pos_label",
+    [
+        ((-1, 1), False, None),  # 1-D, the negative class -1
+        ((0, 1), False, 0),  # 1-D, y_proba is the probability of class 0
+        (("no", "yes"), True, None),
+        (("no", "yes"), True, "no"),
+    ],
+)
+def test_binary_blocks_of_one_label_find_the_classes(client, labels, two_columns, pos_label):
+    """Blocks holding one label keep both of its possible codes until the tree meets the
+    other label; ties at 0.5 make the top-label accuracy depend on the code too."""
+    rng = np.random.default_rng(14)
+    n = 1200
+    p = rng.integers(0, 9, n) / 8  # many values at 0.5 and on bin edges
+    positive = rng.random(n) < p
+    order = np.argsort(positive, kind="stable")  # the labels sorted: one label a block
+    p = p[order]
+    y = np.where(positive[order], labels[1], labels[0])
+    w = rng.random(n)
+    P = np.column_stack([1 - p, p]) if two_columns else p
+    chunks = (250,) if not two_columns else (250, 2)
+    kw = {} if pos_label is None else {"pos_label": pos_label}
+    acc = accumulate(
+        da.from_array(y, chunks=250), da.from_array(P, chunks=chunks), sample_weight=w, **kw
+    )
+    assert len(np.unique(y[:250])) == 1 and len(np.unique(y[-250:])) == 1
+    assert list(acc.classes_) == sorted(labels)
+    got = acc.compute()
+    for key, value in _binary_batch(y, P, w, pos_label).items():
+        assert_allclose(got[key], value, rtol=RTOL, atol=1e-15, err_msg=key)
+    one = CalibrationAccumulator(**kw).update(y, P, sample_weight=w).compute()
+    for key in got:
+        assert_allclose(got[key], one[key], rtol=RTOL, atol=1e-15, err_msg=key)
+
+
+def test_one_label_in_all_the_data(client):
+    """All the rows have one label: the batch rule places it (1-D: 1 is positive)."""
+    p = np.linspace(0.05, 0.95, 400)
+    y = np.ones(400, dtype=int)
+    acc = accumulate(da.from_array(y, chunks=100), da.from_array(p, chunks=100))
+    assert list(acc.classes_) == [0, 1]
+    _assert_equals_batch(acc, y, p, None, None)
+    y0 = np.zeros(400, dtype=int)
+    acc = accumulate(da.from_array(y0, chunks=100), da.from_array(p, chunks=100))
+    assert_allclose(acc.compute()["brier_score"], brier_score(y0, p), rtol=RTOL)
+
+
+@pytest.mark.parametrize(
+    "y, two_columns",
+    [
+        ([0] * 50 + [1] * 50 + [2] * 50 + [1] * 50, True),  # three classes, no block has all
+        (["a"] * 100 + [7] * 100, True),  # a mix of strings and numbers
+        ([2] * 100 + [3] * 100, False),  # 1-D: not {0, 1} or {-1, 1}, no pos_label
+        (["spam"] * 200, True),  # 2-D: one class for two columns
+    ],
+)
+def test_labels_that_are_not_the_classes_raise_the_batch_error(client, y, two_columns):
+    y = np.asarray(y, dtype=object if any(isinstance(v, str) for v in y) else None)
+    n = len(y)
+    p = np.linspace(0.1, 0.9, n)
+    P = np.column_stack([1 - p, p]) if two_columns else p
+    with pytest.raises(ValueError) as batch:
+        brier_score(y, P)
+    chunks = (100, 2) if two_columns else 100
+    with pytest.raises(ValueError) as streamed:
+        accumulate(da.from_array(y, chunks=100), da.from_array(P, chunks=chunks))
+    assert str(streamed.value) == str(batch.value)
+
+
+def test_blocks_of_zero_weight_add_nothing(client):
+    rng = np.random.default_rng(15)
+    y, P, labels = _case("multiclass", 1000, rng)
+    w = rng.random(1000)
+    w[200:400] = 0.0  # one whole block
+    yd, Pd = da.from_array(y, chunks=200), da.from_array(P, chunks=(200, 4))
+    acc = accumulate(yd, Pd, sample_weight=w, labels=labels)
+    got = acc.compute()
+    assert got["n_samples"] == 800  # as the accumulator: a block of zero weight is a no-op
+    for key, value in _batch(y, P, w, labels).items():
+        assert_allclose(got[key], value, rtol=RTOL, atol=1e-15, err_msg=key)
+
+
+def test_partials_travel_small():
+    """A block's statistics pickle with the non-empty cells of their fine histogram only."""
+    import pickle
+
+    from skcalib.dask._reduce import Problem, block_partial
+
+    rng = np.random.default_rng(16)
+    y, p, _ = _case("binary_1d", 300, rng)
+    problem = Problem(n_bins=15, labels=np.array([0, 1]), pos_label=None, ndim=1, n_columns=1)
+    part = block_partial(problem, y, p)
+    data = pickle.dumps(part)
+    assert len(data) < 40_000  # the dense fine histogram alone is 262 KB
+    back = pickle.loads(data)
+    for name in back.stats.summed_fields():
+        assert_array_equal(getattr(back.stats, name), getattr(part.stats, name))
+
+
+# --------------------------------------------------------------------------------------
 # DataFrames
 # --------------------------------------------------------------------------------------
 
@@ -252,11 +391,85 @@ def test_by_groups_equal_batch_metrics_of_each_group(client, weighted):
         by="shop",
         labels=[0, 1, 2],
     )
-    assert list(groups) == list(pd.unique(pdf["shop"]))  # order of first appearance
+    assert list(groups) == ["east", "north", "south"]  # sorted by key
     for shop, acc in groups.items():
         rows = pdf[pdf["shop"] == shop]
         w = rows["w"].to_numpy() if weighted else None
         _assert_equals_batch(acc, rows["y"].to_numpy(), rows[cols].to_numpy(), w, np.arange(3))
+
+
+def test_by_groups_held_by_different_partitions(client):
+    """Partitions holding different groups (sorted data, a group spanning partitions):
+    each codes its own keys, and the merges place them in the sorted union."""
+    rng = np.random.default_rng(17)
+    pdf = _frame(3000, rng, k=2).sort_values(["shop", "day"], kind="stable")
+    pdf = pdf.reset_index(drop=True)
+    df = dd.from_pandas(pdf, npartitions=9)
+    groups = accumulate_dataframe(
+        df, label_col="y", proba_cols=["p0", "p1"], weight_col="w", by="day", n_bins=10
+    )
+    assert list(groups) == [0, 1]
+    groups = accumulate_dataframe(df, label_col="y", proba_cols="p1", by="shop", n_bins=10)
+    assert list(groups) == ["east", "north", "south"]
+    for shop, acc in groups.items():
+        rows = pdf[pdf["shop"] == shop]
+        _assert_equals_batch_binned(acc, rows["y"].to_numpy(), rows["p1"].to_numpy(), 10)
+
+
+def test_null_keys_are_a_group_of_their_own(client):
+    rng = np.random.default_rng(18)
+    n = 1200
+    pdf = _frame(n, rng, k=2)
+    pdf["shop"] = pdf["shop"].astype(object)
+    pdf.loc[pdf.index % 7 == 0, "shop"] = None
+    pdf.loc[pdf.index % 7 == 1, "shop"] = "None"  # a string, not a null
+    pdf["day"] = pdf["day"].astype(float)
+    pdf.loc[pdf.index % 5 == 0, "day"] = np.nan
+    df = dd.from_pandas(pdf, npartitions=4)
+    cols = ["p0", "p1"]
+    groups = accumulate_dataframe(df, label_col="y", proba_cols=cols, by="shop")
+    assert list(groups) == ["None", "east", "north", "south", None]  # nulls last
+    masks = {None: pdf["shop"].isna(), "None": pdf["shop"] == "None"}
+    for key in (None, "None"):
+        rows = pdf[masks[key]]
+        acc = groups[key]
+        _assert_equals_batch(acc, rows["y"].to_numpy(), rows[cols].to_numpy(), None, None)
+        assert acc.n_samples_ == len(rows)
+    groups = accumulate_dataframe(df, label_col="y", proba_cols=cols, by=["day", "shop"])
+    want = pdf.groupby(["day", "shop"], dropna=False).size()
+    keys = [tuple(None if pd.isna(v) else v for v in k) for k in want.index]
+    assert set(groups) == set(keys)
+    assert list(groups)[-1] == (None, None)
+    for key in keys:
+        day_rows = pdf["day"].isna() if key[0] is None else pdf["day"] == key[0]
+        shop_rows = pdf["shop"].isna() if key[1] is None else pdf["shop"] == key[1]
+        assert groups[key].n_samples_ == int((day_rows & shop_rows).sum())
+
+
+def test_a_group_of_zero_weight_in_a_partition_adds_nothing(client):
+    rng = np.random.default_rng(19)
+    pdf = _frame(1600, rng, k=3)
+    first = pdf.index < 400  # the first partition
+    pdf.loc[first & (pdf["shop"] == "north"), "w"] = 0.0
+    pdf.loc[pdf["shop"] == "east", "w"] = 0.0  # a group without weight anywhere
+    df = dd.from_pandas(pdf, npartitions=4)
+    cols = ["p0", "p1", "p2"]
+    groups = accumulate_dataframe(
+        df, label_col="y", proba_cols=cols, weight_col="w", by="shop", labels=[0, 1, 2]
+    )
+    assert list(groups) == ["east", "north", "south"]
+    assert groups["east"].n_samples_ == 0  # known group, no data
+    with pytest.raises(ValueError, match="seen no data"):
+        groups["east"].compute()
+    for shop in ("north", "south"):
+        rows = pdf[pdf["shop"] == shop]
+        acc = groups[shop]
+        got = acc.compute()
+        y, P, w = rows["y"].to_numpy(), rows[cols].to_numpy(), rows["w"].to_numpy()
+        want = _batch(y, P, w, np.arange(3))
+        for key, value in want.items():
+            assert_allclose(got[key], value, rtol=RTOL, atol=1e-15, err_msg=key)
+    assert groups["north"].n_samples_ == int(((pdf["shop"] == "north") & ~first).sum())
 
 
 def test_by_several_columns_gives_tuple_keys(client):
@@ -294,9 +507,8 @@ def test_dataframe_errors(client):
         accumulate_dataframe(df, label_col="y", proba_cols=["p0", "p1", "p2"])
     with pytest.raises(ValueError, match="df must be a Dask DataFrame"):
         accumulate_dataframe(pdf.to_numpy(), **ok)
-    missing = pdf.assign(shop=pdf["shop"].where(pdf.index != 70))
-    with pytest.raises(ValueError, match="by column 'shop' has a missing value"):
-        accumulate_dataframe(dd.from_pandas(missing, npartitions=2), **ok, by="shop")
+    with pytest.raises(ValueError, match="by names a column twice"):
+        accumulate_dataframe(df, **ok, by=["shop", "shop"])
 
 
 def test_pandas_frame_is_wrapped():
@@ -367,15 +579,24 @@ def test_report_on_the_cluster_equals_the_streamed_report(client, tmp_path):
 
 
 def _same_accumulators(got, ref):
+    """The same rows (names in the same order), classes, counts, and sums equal up to the
+    order of the additions (Dask's tree merges what the streamed report adds in turn)."""
     assert list(got._accumulators) == list(ref._accumulators)
     for name, acc in ref._accumulators.items():
-        assert got._accumulators[name].to_dict() == acc.to_dict(), name
+        mine = got._accumulators[name]
+        assert mine.n_samples_ == acc.n_samples_, name
+        assert_array_equal(mine.classes_, acc.classes_)
+        st, want = mine._stats, acc._stats
+        assert_array_equal(st.n_samples, want.n_samples)
+        for field in st.summed_fields():
+            assert_allclose(getattr(st, field), getattr(want, field), rtol=RTOL, err_msg=field)
 
 
-def test_report_on_the_cluster_is_the_streamed_report_to_the_last_bit(client, tmp_path):
+def test_report_on_the_cluster_is_the_streamed_report(client, tmp_path):
     """The row groups are read and their batches accumulated on the workers, and merged
-    in file order: the accumulators are those of the streamed report, bit for bit, with
-    groups, Hive partitions, string labels found by the workers' pass and wide rows."""
+    by Dask's tree in file order: the accumulators are those of the streamed report (up
+    to the order of additions), with groups, Hive partitions, string labels found by the
+    workers' pass and wide rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
