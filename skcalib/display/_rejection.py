@@ -183,7 +183,11 @@ class RejectionDisplay:
             xlabel="Fraction of predictions rejected",
             ylabel="Accuracy of the kept predictions",
         )
-        ax.set_ylim(top=1.02)
+        # every curve on the Axes stays in view (a second model drawn on the Axes of a
+        # better one may lie far below it), the top just above perfect accuracy
+        lows = [np.nanmin(ln.get_ydata()) for ln in ax.get_lines() if len(ln.get_ydata())]
+        bottom = min(lows)
+        ax.set_ylim(bottom - 0.05 * (1.02 - bottom), 1.02)
         place_legend(ax)
         self.ax_ = ax
         self.figure_ = ax.figure

@@ -31,6 +31,21 @@ GAP_LABEL = "Gap to the mean prediction"
 ARTISTS = ("line_", "bars_", "gap_bars_", "errorbar_", "hist_", "ref_line_")
 
 
+#: Fewest and most bins of ``n_bins="auto"``.
+AUTO_BINS = (5, 15)
+
+
+def auto_n_bins(n_samples):
+    """The bins of ``n_bins="auto"``: ``min(15, max(5, ceil((2 n) ** (1/3))))``.
+
+    ``ceil((2 n) ** (1/3))`` is the bin count of the oversmoothed histogram (Terrell and
+    Scott, "Oversmoothed nonparametric density estimates", JASA 80(389), 1985), clipped
+    to scikit-learn's 5 bins and the metrics' 15.
+    """
+    k = math.ceil(round((2.0 * n_samples) ** (1.0 / 3.0), 9))
+    return int(min(AUTO_BINS[1], max(AUTO_BINS[0], k)))
+
+
 def _group(stats, g):
     """The :class:`BinStats` of one group (one class of class-wise binning)."""
     sq = None if stats.sum_weight_sq is None else stats.sum_weight_sq[g : g + 1]
@@ -92,8 +107,13 @@ def _split_for_histogram(ax):
 
 
 def place_legend(ax, title=None):
-    """The legend above the Axes, outside the data area, so that it never hides data."""
-    ax.legend(
+    """The legend above the Axes, outside the data area, so that it never hides data.
+
+    An invisible child Axes covers the legend (its extent is read at draw time), so a
+    title set later with ``ax.set_title`` is placed above the legend by matplotlib's
+    automatic title placement instead of overlapping it.
+    """
+    legend = ax.legend(
         loc="lower left",
         bbox_to_anchor=(0.0, 1.01),
         borderaxespad=0.0,
@@ -102,6 +122,30 @@ def place_legend(ax, title=None):
         title_fontsize="medium",
         frameon=False,
     )
+    if not any(getattr(child, "_legend_spacer", False) for child in ax.child_axes):
+        spacer = ax.inset_axes([0.0, 1.0, 1.0, 0.0])
+        spacer.set_axis_off()
+        spacer._legend_spacer = True
+        spacer.set_axes_locator(_LegendExtent(ax))
+    return legend
+
+
+class _LegendExtent:
+    """Axes locator: the box from the top of ``ax`` to the top of its legend."""
+
+    def __init__(self, ax):
+        self.ax = ax
+
+    def __call__(self, _spacer, renderer):
+        from matplotlib.transforms import Bbox
+
+        box = self.ax.get_window_extent(renderer)
+        legend = self.ax.get_legend()
+        top = box.y1 + 1.0
+        if legend is not None and legend.get_visible():
+            top = max(top, legend.get_window_extent(renderer).y1)
+        extent = Bbox.from_extents(box.x0, box.y1, box.x1, top)
+        return extent.transformed(self.ax.get_figure(root=False).transFigure.inverted())
 
 
 def _new_axes(n_panels, show_histogram):
@@ -222,9 +266,9 @@ class ReliabilityDisplay:
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
     >>> clf = GaussianNB().fit(X_train, y_train)
     >>> disp = ReliabilityDisplay.from_estimator(clf, X_test, y_test, show_histogram=True)
-    >>> ece = expected_calibration_error(y_test, clf.predict_proba(X_test))
-    >>> disp.bin_count.shape  # the 15 bins of every metric
-    (15,)
+    >>> disp.bin_count.shape  # n_bins="auto": 143 test samples, ceil(286 ** (1/3)) bins
+    (7,)
+    >>> ece = expected_calibration_error(y_test, clf.predict_proba(X_test), n_bins=7)
     >>> abs(disp.calibration_error - ece) < 1e-12  # the ECE of the very same bins
     True
     >>> int(disp.bin_count.sum()) == len(y_test)
@@ -500,7 +544,7 @@ class ReliabilityDisplay:
         X,
         y,
         *,
-        n_bins=15,
+        n_bins="auto",
         strategy="uniform",
         multiclass="auto",
         classes=None,
@@ -527,8 +571,9 @@ class ReliabilityDisplay:
             Input values.
         y : array-like of shape (n_samples,)
             True labels.
-        n_bins : int, default=15
-            Number of bins (15, as every metric of :mod:`skcalib.metrics`).
+        n_bins : int or "auto", default="auto"
+            Number of bins; "auto" chooses it from the number of samples (see
+            :meth:`from_predictions`).
         strategy : {"uniform", "quantile"}, default="uniform"
             Equal-width or equal-mass bins.
         multiclass : {"auto", "top_label", "classwise"}, default="auto"
@@ -588,7 +633,7 @@ class ReliabilityDisplay:
         {
             "y_true": ["array-like"],
             "y_proba": ["array-like"],
-            "n_bins": [Interval(numbers.Integral, 1, None, closed="left")],
+            "n_bins": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
             "strategy": [StrOptions({"uniform", "quantile"})],
             "multiclass": [StrOptions({"auto", "top_label", "classwise"})],
             "classes": ["array-like", None],
@@ -608,7 +653,7 @@ class ReliabilityDisplay:
         y_true,
         y_proba,
         *,
-        n_bins=15,
+        n_bins="auto",
         strategy="uniform",
         multiclass="auto",
         classes=None,
@@ -629,9 +674,9 @@ class ReliabilityDisplay:
         options, and the calibration error in the legend is computed from those very
         bins (:func:`skcalib.metrics.calibration_error_from_bin_stats`): with the
         default equal-width bins it equals
-        :func:`skcalib.metrics.expected_calibration_error` with the same ``n_bins``,
-        and with the defaults of both it is the metric's default ECE.  The input is
-        validated once, then binned.
+        :func:`skcalib.metrics.expected_calibration_error` with the same ``n_bins``
+        (with ``n_bins=15``, the metric's default ECE).  The input is validated once,
+        then binned.
 
         Parameters
         ----------
@@ -640,9 +685,16 @@ class ReliabilityDisplay:
         y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
             Predicted probabilities: of the positive class (1-D), or one column per
             class in ``labels`` order, as returned by ``predict_proba``.
-        n_bins : int, default=15
-            Number of bins (15, as every metric of :mod:`skcalib.metrics`, the report
-            and the scorers).
+        n_bins : int or "auto", default="auto"
+            Number of bins.  "auto": :math:`\\min(15, \\max(5, \\lceil (2n)^{1/3}
+            \\rceil))` for ``n`` samples, the number of bins of the oversmoothed
+            histogram of Terrell and Scott (1985), the fewest that a density with the
+            spread of the data can need, kept between scikit-learn's 5 bins of
+            :class:`sklearn.calibration.CalibrationDisplay` and the 15 bins of every
+            metric of :mod:`skcalib.metrics`: 62 samples or fewer get 5 bins, 500 get
+            10, 1,373 and more get 15.  With fewer bins each point rests on more samples,
+            so a small test set draws a smooth curve instead of a zig-zag of noise.  Pass
+            ``n_bins=15`` for the bins (and the legend's ECE) of the metrics' defaults.
         strategy : {"uniform", "quantile"}, default="uniform"
             Equal-width bins (edges ``np.linspace(0, 1, n_bins + 1)``) or equal-mass
             bins; the legend then shows the calibration error of the equal-mass bins.
@@ -701,6 +753,8 @@ class ReliabilityDisplay:
             labels=labels,
             pos_label=pos_label,
         )
+        if n_bins == "auto":
+            n_bins = auto_n_bins(data.n_samples)
         stats = bin_stats(
             data,
             multiclass=mode,

@@ -135,3 +135,22 @@ def test_legend_aurc_is_the_metric_with_ties_and_weights(weighted, ties):
         want = area_under_risk_coverage(y, P, uncertainty=uncertainty, sample_weight=w)
         assert disp.aurc == pytest.approx(want, rel=1e-12, abs=1e-15)
         assert _legend(disp.ax_)[0] == f"Model (AURC = {want:.3g})"
+
+
+def test_every_model_on_shared_axes_stays_in_view(digits):
+    """A weaker model drawn after a better one on the same Axes is not clipped: every
+    point of every curve lies inside the y limits (the HTML report draws its models on
+    one Axes this way)."""
+    from sklearn.linear_model import LogisticRegression as LR
+
+    clf, X, y = digits
+    good = LR(max_iter=2000).fit(X[:300], y[:300])
+    fig, ax = plt.subplots()
+    RejectionDisplay.from_estimator(good, X, y, ax=ax, show_oracle=False, show_random=False)
+    weak = RejectionDisplay.from_estimator(clf, X, y, ax=ax, show_oracle=False, show_random=False)
+    low, high = ax.get_ylim()
+    assert weak.accuracy.min() < 0.85  # far below where the better model alone starts
+    for line in ax.get_lines():
+        ydata = np.asarray(line.get_ydata())
+        assert low < ydata.min() and ydata.max() < high
+    assert high == pytest.approx(1.02)

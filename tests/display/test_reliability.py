@@ -80,38 +80,94 @@ def test_legend_ece_equals_expected_calibration_error(binary, n_bins):
 
 
 @pytest.mark.parametrize("data", ["binary", "multiclass"])
-def test_defaults_legend_ece_is_the_metrics_default_ece(data, request):
-    # one default: the display, every metric, the report and the scorers use 15 bins
+def test_default_bins_follow_the_sample_size(data, request):
+    # n_bins="auto": ceil((2 n) ** (1/3)) bins within [5, 15]; the legend's ECE is the
+    # metric's with those bins, and the arrays those of reliability_curve
     clf, X, y, P = request.getfixturevalue(data)
     disp = ReliabilityDisplay.from_estimator(clf, X, y)
-    ece = expected_calibration_error(y, P, labels=clf.classes_)
-    assert disp.bin_count.shape == (15,) and disp.bin_edges.shape == (16,)
+    k = min(15, max(5, int(np.ceil(np.cbrt(2 * len(y)) - 1e-9))))
+    ece = expected_calibration_error(y, P, labels=clf.classes_, n_bins=k)
+    assert disp.bin_count.shape == (k,) and disp.bin_edges.shape == (k + 1,)
     assert disp.calibration_error == pytest.approx(ece, rel=1e-12, abs=1e-15)
     texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
     assert f"{type(clf).__name__} (ECE = {ece:.3f})" in texts
-    curve = reliability_curve(y, P, labels=clf.classes_)
+    curve = reliability_curve(y, P, labels=clf.classes_, n_bins=k)
     np.testing.assert_array_equal(disp.bin_count, curve.bin_count)
     np.testing.assert_array_equal(disp.bin_edges, curve.bin_edges)
     np.testing.assert_array_equal(disp.prob_true, curve.prob_true)
     np.testing.assert_array_equal(disp.prob_pred, curve.prob_pred)
 
 
-def test_defaults_are_those_of_the_metrics():
+@pytest.mark.parametrize(
+    ("n", "k"),
+    [(1, 5), (62, 5), (63, 6), (143, 7), (500, 10), (1372, 14), (1373, 15), (10**7, 15)],
+)
+def test_auto_n_bins_rule(n, k):
+    from skcalib.display._reliability import auto_n_bins
+
+    # ceil((2n)^(1/3)) (Terrell and Scott 1985) clipped to [5, 15], computed by hand:
+    # 2 * 62 = 124 < 5**3; 2 * 500 = 10**3; 2 * 1372 = 14**3; 2 * 1373 > 14**3
+    assert auto_n_bins(n) == k
+
+
+def test_auto_bins_are_smoother_on_a_small_test_set():
+    """On 150 calibrated predictions, 15 bins zig-zag around the diagonal; the automatic
+    bins (7) stay closer to it: the mean absolute gap of the points is smaller."""
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(0)
+    gaps = {"auto": [], 15: []}
+    _, ax = plt.subplots()
+    for _ in range(20):
+        p = rng.uniform(size=150)
+        y = (rng.uniform(size=150) < p).astype(int)
+        for n_bins in gaps:
+            ax.clear()
+            d = ReliabilityDisplay.from_predictions(y, p, n_bins=n_bins, ax=ax)
+            keep = d.bin_count > 0
+            gaps[n_bins].append(np.mean(np.abs(d.prob_true[keep] - d.prob_pred[keep])))
+    assert np.mean(gaps["auto"]) < 0.8 * np.mean(gaps[15])
+    plt.close("all")
+
+
+def test_defaults_are_documented_choices():
     import inspect
 
-    from skcalib.metrics import reliability_curve as rc
-
-    expected = inspect.signature(rc).parameters["n_bins"].default
-    assert expected == 15
     for method in (ReliabilityDisplay.from_predictions, ReliabilityDisplay.from_estimator):
-        assert inspect.signature(method).parameters["n_bins"].default == expected
+        assert inspect.signature(method).parameters["n_bins"].default == "auto"
+    with pytest.raises(ValueError, match="n_bins"):
+        ReliabilityDisplay.from_predictions([0, 1], [0.2, 0.8], n_bins="sturges")
+
+
+def test_legend_stays_clear_of_a_title_set_afterwards(binary):
+    """The legend sits above the Axes; a title set after plotting goes above it."""
+    clf, X, y, P = binary
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 1], name="nb", confidence_level=0.9)
+    disp.ax_.set_title("A title set after the plot")
+    fig = disp.figure_
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = disp.ax_.get_legend().get_window_extent(renderer)
+    title = disp.ax_.title.get_window_extent(renderer)
+    assert title.y0 >= legend.y1 - 0.5  # above the legend, not across it
+    assert legend.y0 >= disp.ax_.get_window_extent(renderer).y1 - 0.5  # above the data
+    assert title.y1 <= fig.bbox.y1 + 0.5  # still on the figure
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
 
 
 def test_classwise_arrays_equal_reliability_curve_with_intervals(multiclass):
     clf, X, y, P = multiclass
     w = np.random.default_rng(5).uniform(0.5, 2.0, size=len(y))
     disp = ReliabilityDisplay.from_predictions(
-        y, P, labels=clf.classes_, multiclass="classwise", confidence_level=0.8, sample_weight=w
+        y,
+        P,
+        labels=clf.classes_,
+        multiclass="classwise",
+        confidence_level=0.8,
+        sample_weight=w,
+        n_bins=15,
     )
     curve = reliability_curve(
         y, P, labels=clf.classes_, multiclass="classwise", confidence_level=0.8, sample_weight=w
@@ -347,7 +403,7 @@ def test_sample_weight_and_pos_label(binary):
     _, _, y, P = binary
     rng = np.random.default_rng(0)
     w = rng.integers(1, 4, size=len(y))
-    disp = ReliabilityDisplay.from_predictions(y, P[:, 0], sample_weight=w, pos_label=0)
+    disp = ReliabilityDisplay.from_predictions(y, P[:, 0], sample_weight=w, pos_label=0, n_bins=15)
     rep = reliability_curve(np.repeat(y, w), np.repeat(P[:, 0], w), pos_label=0)
     assert disp.bin_count.shape == (15,)
     np.testing.assert_allclose(disp.prob_true, rep.prob_true, equal_nan=True)
