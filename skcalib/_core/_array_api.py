@@ -74,11 +74,14 @@ __all__ = [
     "Workspace",
     "add_at_rows",
     "argmax_rows",
+    "bit_view",
     "bincount_weights",
     "clip",
     "dot",
     "float_copy",
     "float_dtype",
+    "has_bit_views",
+    "in_unit_interval",
     "kth_smallest",
     "masked_assign",
     "masked_fill",
@@ -528,16 +531,61 @@ def kth_smallest(x, kth, xp):
     return to_numpy(xp.take(xs, xp.asarray(kth.astype(np.int64), device=x.device)), xp)
 
 
-def argmax_rows(P, xp, out=None):
+def argmax_rows(P, xp, out=None, bits=False):
     """Column of the first largest value of each row of the 2-D ``P`` (numpy: the
-    array's own method, written into the int64 ``out`` when given)."""
+    array's own method, written into the int64 ``out`` when given).
+
+    With ``bits`` (numpy and PyTorch CPU tensors only, :func:`has_bit_views`), the
+    column of the first largest bit pattern, read as an unsigned integer of the same
+    width (:func:`bit_view`).  For a row whose entries are all ``>= +0.0`` and not NaN
+    that is the column of its first largest value (non-negative floats order as their
+    bit patterns); in a row with an entry whose sign bit is set (a negative number,
+    -0.0, a NaN with the sign bit) the chosen entry has its sign bit set, so a kernel
+    that gathers the chosen entries learns from their minimum (:func:`min_value`
+    ``> 0``) that every entry of every row is ``>= 0`` and not NaN, without a
+    reduction of its own over the rows.
+    """
     if _is_np(xp):
-        return P.argmax(axis=1, out=out)
+        return (bit_view(P) if bits else P).argmax(axis=1, out=out)
     if _is_cpu_tensor(xp, P.device):
         # PyTorch's CPU argmax is not vectorised (about 7x numpy's): numpy's on the
         # tensor's own memory (no copy; the same first index, NaN included)
-        return xp.asarray(P.numpy().argmax(axis=1))
+        A = P.numpy()
+        return xp.asarray((bit_view(A) if bits else A).argmax(axis=1))
     return xp.argmax(P, axis=1)
+
+
+#: unsigned integers of the width of each float dtype, and the bit pattern of 1.0
+_UNSIGNED = {np.dtype(np.float64): np.uint64, np.dtype(np.float32): np.uint32}
+_ONE_BITS = {np.dtype(d): np.array(1, dtype=d).view(u)[()] for d, u in _UNSIGNED.items()}
+
+
+def has_bit_views(xp, device):
+    """Whether :func:`bit_view` can read the arrays of ``xp`` on ``device``: numpy and
+    PyTorch CPU tensors (through numpy, on their memory)."""
+    return _is_np(xp) or _is_cpu_tensor(xp, device)
+
+
+def bit_view(x):
+    """The float32 or float64 numpy array ``x`` viewed as unsigned integers of its
+    width (no copy): for values ``>= +0.0`` the integers order as the values, and every
+    value with its sign bit set (negative numbers, -0.0, some NaN) is above all of
+    them."""
+    return x.view(_UNSIGNED[x.dtype])
+
+
+def in_unit_interval(x, xp):
+    """Whether every value of the floating array ``x`` lies in ``[+0.0, 1]`` (False for
+    NaN).  numpy (float32 and float64): one reduction, the largest bit pattern of the
+    values (:func:`bit_view`) against that of 1.0: a value with its sign bit set
+    (-0.0 included, which the caller then checks again), a value above 1 and NaN all
+    have a larger one.  Any other array: its minimum and maximum (:func:`min_max`)."""
+    if isinstance(x, np.ndarray) and x.dtype in _UNSIGNED:
+        return bool(bit_view(x).max() <= _ONE_BITS[x.dtype]) if x.size else True
+    if x.shape[0] == 0:
+        return True
+    lo, hi = min_max(x, xp)
+    return lo >= 0 and hi <= 1
 
 
 #: Rows of one block of :func:`take_along_rows`.

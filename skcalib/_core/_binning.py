@@ -61,6 +61,7 @@ from ._array_api import (
     Workspace,
     argmax_rows,
     bincount_weights,
+    has_bit_views,
     kth_smallest,
     masked_assign,
     masked_fill,
@@ -871,19 +872,28 @@ def _reduce_chunks(data, mode, edges, threshold, check=False):
 
 def _top_label_pairs(data, check):
     """(confidence, correctness) pairs of the 2-D probabilities of validated labels
-    (:func:`_reduce_chunks`): each chunk's row sums, minimum (with ``check``) and
-    predicted classes are computed while it is in cache, the values are checked after
-    the loop (:func:`~skcalib._core._validation.check_proba_reductions`: nothing read
-    from a chunk can fail on an invalid value), then the confidences are gathered.  The
-    row sums of wide rows (64 classes or more, at most 1/64 of the input) are kept and
+    (:func:`_reduce_chunks`): each chunk's row sums (with ``check``) and predicted
+    classes are computed while it is in cache, the values are checked after the loop
+    (:func:`~skcalib._core._validation.check_proba_reductions`: nothing read from a
+    chunk can fail on an invalid value), then the confidences are gathered.  The row
+    sums of wide rows (64 classes or more, at most 1/64 of the input) are kept and
     compared once; those of narrow rows are reduced to their minimum and maximum in
-    each chunk (no array of every row)."""
+    each chunk (no array of every row).
+
+    The lower bound needs no pass of its own where the arrays have bit views (numpy,
+    PyTorch CPU tensors): the predicted class is the argmax of the bit patterns
+    (:func:`~skcalib._core._array_api.argmax_rows` with ``bits``), whose gathered
+    entries are all ``> 0`` exactly when no entry of any row is negative or NaN (a
+    valid row's largest entry is at least ``1 / n_classes``); elsewhere each chunk's
+    minimum is kept.  The rare input that fails that test but passes the check of
+    every chunk (an entry of -0.0) has its classes predicted again by value."""
     xp, device = data.namespace
     P, y = data.proba, data.y
     n, k = P.shape
     ranges = list(input_ranges(data))
     preds = RowCollector(n, np.int64, xp, device)
     keep = check and k >= 64
+    bits = check and has_bit_views(xp, device)
     sums = RowCollector(n, P.dtype, xp, device) if keep else []
     work = Workspace(xp, device)
     mins = []
@@ -894,21 +904,26 @@ def _top_label_pairs(data, check):
         elif check:
             s = row_sums(c, xp, out=work.get("sums", (stop - start,), P.dtype))
             sums.append(min_max(s, xp))
-        if check:
+        if check and not bits:
             mins.append(min_value(c, xp))
-        preds.add(argmax_rows(c, xp, out=preds.out(start, stop)))
+        preds.add(argmax_rows(c, xp, out=preds.out(start, stop), bits=bits))
+    pred = preds.result()
+    conf = take_along_rows(P, pred, xp)
     if check:
-        check_proba_reductions(
+        nonnegative = min_value(conf, xp) > 0 if bits else all(lo >= 0 for lo in mins)
+        passed = check_proba_reductions(
             P,
             ranges,
-            mins,
+            nonnegative,
             sums.result() if keep else sums,
             name=data.proba_name,
             tolerance=data.tolerance,
             xp=xp,
         )
-    pred = preds.result()
-    return take_along_rows(P, pred, xp), pred == y
+        if not passed:  # only with bits: -0.0 entries
+            pred = argmax_rows(P, xp)
+            conf = take_along_rows(P, pred, xp)
+    return conf, pred == y
 
 
 def bin_stats(data, *, multiclass="auto", n_bins=15, strategy="uniform", bins=None, threshold=0.0):

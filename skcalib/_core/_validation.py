@@ -75,6 +75,7 @@ from ._array_api import (
     float_dtype,
     get_namespace_and_device,
     has_fast_bincount,
+    in_unit_interval,
     is_numpy_namespace,
     min_max,
     min_value,
@@ -674,8 +675,10 @@ def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERAN
     if xp is None:
         xp = namespace_and_device(chunk)[0]
     if chunk.ndim == 1:
+        if in_unit_interval(chunk, xp):  # one reduction for numpy
+            return
         lo, hi = min_max(chunk, xp)
-        if lo >= 0 and hi <= 1:  # False for NaN
+        if lo >= 0 and hi <= 1:  # False for NaN; True for -0.0
             return
         raise ValueError(_format_value_error(to_numpy(chunk, xp), start, name=name))
     # numpy: a single-threaded einsum, as fast as a BLAS product on a chunk of any width
@@ -701,30 +704,42 @@ def check_proba_chunk(chunk, start=0, *, name="y_proba", tolerance=PROBA_TOLERAN
     raise ValueError(msg)
 
 
-def check_proba_reductions(P, ranges, mins, sums, *, name="y_proba", tolerance=PROBA_TOLERANCE, xp):
+def check_proba_reductions(
+    P, ranges, nonnegative, sums, *, name="y_proba", tolerance=PROBA_TOLERANCE, xp
+):
     """:func:`check_proba_chunk` of every chunk of the 2-D ``P``, from reductions made
     while each chunk was in cache: for kernels that read every chunk anyway and need
     not wait for its check (their reductions cannot fail on any value).
 
-    ``ranges`` are the chunks' ``(start, stop)`` rows, ``mins`` the minimum of each
-    chunk (:func:`~skcalib._core._array_api.min_value`) and ``sums`` the row sums of
-    every row (:func:`~skcalib._core._array_api.row_sums`), or the ``(min, max)`` of
-    each chunk's row sums.  Where a check fails, the first failing chunk is checked
-    again by :func:`check_proba_chunk`, which raises the error it raises in a loop of
-    checks: the same message, of the same entry.
+    ``ranges`` are the chunks' ``(start, stop)`` rows; ``nonnegative`` whether the
+    kernel's reductions show every entry to be ``>= 0`` (the minimum of each chunk,
+    :func:`~skcalib._core._array_api.min_value`, or the bit-pattern argmax of each row,
+    :func:`~skcalib._core._array_api.argmax_rows`); ``sums`` the row sums of every row
+    (:func:`~skcalib._core._array_api.row_sums`), or the ``(min, max)`` of each
+    chunk's row sums.  Where a test fails, the chunks are checked again by
+    :func:`check_proba_chunk`, which raises the error it raises in a loop of checks:
+    the same message, of the same entry.
+
+    Returns
+    -------
+    bool
+        True when the reductions passed; False when they did not but every chunk passed
+        its own check (an entry of -0.0 read by a bit-pattern argmax): the kernel's
+        per-row results must then be computed again by value.
     """
-    if all(lo >= 0 for lo in mins):  # False for NaN
+    if nonnegative:
         if isinstance(sums, list):
             low, high = _sum_bounds(tolerance, P.dtype == xp.float32)
             if all(lo >= low and hi <= high for lo, hi in sums):
-                return
+                return True
         else:
             low, high = _sum_bounds(tolerance, sums.dtype == xp.float32)
             smin, smax = min_max(sums, xp)
             if smin >= low and smax <= high:
-                return
+                return True
     for start, stop in ranges:
         check_proba_chunk(P[start:stop, ...], start, name=name, tolerance=tolerance, xp=xp)
+    return False
 
 
 def _sum_bounds(tolerance, single):

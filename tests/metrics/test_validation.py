@@ -346,6 +346,26 @@ def test_top_label_check_accepts_float32_precision_rows():
     )
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_negative_zero_entries_are_zero(dtype):
+    # -0.0 is a valid probability (>= 0): the top-label pass, whose predicted class is
+    # the argmax of the bit patterns (where -0.0 sorts above every positive value),
+    # gives the numbers of the same input with +0.0, and the binary check accepts it
+    rng = np.random.default_rng(4)
+    P = rng.dirichlet(np.ones(5), size=5_000)
+    P[P < 0.1] = 0.0
+    P = (P / P.sum(axis=1, keepdims=True)).astype(dtype)
+    y = rng.integers(0, 5, 5_000)
+    negative_zero = np.where(P == 0, dtype(-0.0), P)
+    assert np.signbit(negative_zero).sum() > 1_000
+    assert expected_calibration_error(y, negative_zero) == expected_calibration_error(y, P)
+    p = P[:, 0] / P[:, :2].sum(axis=1).clip(1e-12)
+    y01 = (y == 0).astype(int)
+    assert expected_calibration_error(y01, np.where(p == 0, dtype(-0.0), p)) == (
+        expected_calibration_error(y01, p)
+    )
+
+
 @pytest.mark.parametrize("metric", ["ece", "sce", "brier", "nll"])
 def test_bad_row_caught_in_every_chunk(metric):
     # the hot metrics check each chunk as they read it: a bad row at the start, the end
