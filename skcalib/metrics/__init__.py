@@ -61,6 +61,20 @@ from ._ensembles._uncertainty import (
 )
 from ._registration import register_scorers, unregister_scorers
 from ._regression._forms import PredictionInterval, PredictiveQuantiles, PredictiveSamples
+from ._regression._metrics import (
+    RegressionCalibrationCurveResult,
+    crps,
+    expected_normalized_calibration_error,
+    log_score,
+    mean_interval_width,
+    miscalibration_area,
+    pit,
+    regression_calibration_curve,
+    regression_calibration_error,
+    sharpness,
+    uncertainty_calibration_error,
+    weighted_interval_score,
+)
 from ._regression._pit import pit_histogram, quantile_calibration_curve
 from ._regression._scores import (
     crps_ensemble,
@@ -152,6 +166,19 @@ __all__ = [
     "PredictiveSamples",
     "PredictiveQuantiles",
     "PredictionInterval",
+    # regression metrics of any predictive distribution
+    "crps",
+    "log_score",
+    "pit",
+    "regression_calibration_curve",
+    "RegressionCalibrationCurveResult",
+    "regression_calibration_error",
+    "miscalibration_area",
+    "sharpness",
+    "mean_interval_width",
+    "weighted_interval_score",
+    "expected_normalized_calibration_error",
+    "uncertainty_calibration_error",
     # statistical calibration
     "bayesian_expected_calibration_error",
     "calibration_error_ci",

@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 from scipy import stats
-from scipy.special import expit
+from scipy.special import expit, ndtr
 from sklearn.utils import check_random_state
 
 from ..._core._validation import (
@@ -59,6 +59,13 @@ def _check_levels(levels, name="levels"):
     if not (arr.min() > 0 and arr.max() < 1):
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {arr.tolist()!r}")
     return arr
+
+
+def _weighted_mean(values, sw):
+    """Mean of ``values`` (float), weighted by ``sw`` when it is not None."""
+    if sw is None:
+        return float(np.mean(values))
+    return float(np.dot(values, sw) / sw.sum())
 
 
 def _check_coverage(coverage, name="coverage"):
@@ -242,6 +249,10 @@ class _Predictive:
         """
         return self._take(np.asarray(indices))
 
+    def _crps_mean(self, y, sw):
+        """(Weighted) mean CRPS; forms with a fused kernel override it."""
+        return _weighted_mean(self._crps(y), sw)
+
     # hooks: defaults for the forms that lack a quantity
     def _pit(self, y, random_state):
         return self._cdf(y)
@@ -368,6 +379,12 @@ class PredictiveSamples(_Predictive):
         from ._scores import _crps_ensemble_kernel
 
         return _crps_ensemble_kernel(y, self.samples, False, None, False)[1]
+
+    def _crps_mean(self, y, sw):
+        from ._scores import _crps_ensemble_kernel
+
+        total = _crps_ensemble_kernel(y, self.samples, False, sw, True)[0]
+        return float(total / (self.n if sw is None else sw.sum()))
 
 
 # --------------------------------------------------------------------------------------
@@ -784,16 +801,19 @@ class ScipyPredictive(_Predictive):
 
     def _loc_scale(self):
         """``(loc, scale)`` arrays of a normal distribution."""
-        args, kwds = self._params(False)
-        frozen = self.dist.dist(*args, **kwds)
-        # rv_frozen keeps loc and scale in its parsed arguments
-        _, loc, scale = frozen.dist._parse_args(*frozen.args, **frozen.kwds)
+        # scipy's own parsing of (shapes, loc, scale), positional or keyword
+        _, loc, scale = self.dist.dist._parse_args(*self._args, **self._kwds)
         return (
             np.broadcast_to(np.asarray(loc, dtype=np.float64), (self._n,)),
             np.broadcast_to(np.asarray(scale, dtype=np.float64), (self._n,)),
         )
 
     def _cdf(self, y):
+        if self.family == "norm":
+            loc, scale = self._loc_scale()
+            z = y - loc
+            z /= scale
+            return ndtr(z, out=z)
         return np.asarray(self._call("cdf", y, expand=False), dtype=np.float64)
 
     def _logpdf(self, y):
@@ -837,6 +857,14 @@ class ScipyPredictive(_Predictive):
             mu, sd = self._loc_scale()
             return _crps_normal_kernel(y, mu, sd, None, False)[1]
         return self._crps_quadrature(y)
+
+    def _crps_mean(self, y, sw):
+        if self.family == "norm":
+            from ._scores import _crps_normal_kernel
+
+            mu, sd = self._loc_scale()
+            return float(_crps_normal_kernel(y, mu, sd, sw, True)[0])
+        return _weighted_mean(self._crps_quadrature(y), sw)
 
     def _crps_quadrature(self, y):
         r"""``2 int_0^1 (1{y < q(tau)} - tau)(q(tau) - y) dtau`` by tanh-sinh quadrature.
