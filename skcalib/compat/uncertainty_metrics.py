@@ -86,7 +86,12 @@ import numpy as np
 
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from . import _um_ensembles, _um_keras, _um_scoring, _um_semiparametric, _um_visualization
-from ._um_binning import um_adaptive_upper_edges, um_bin_stats, um_even_upper_edges
+from ._um_binning import (
+    um_adaptive_upper_edges,
+    um_assign_bins,
+    um_bin_stats,
+    um_even_upper_edges,
+)
 from ._um_common import two_columns
 from ._um_ensembles import *  # noqa: F403  (the TensorFlow backend's ensemble functions)
 from ._um_keras import *  # noqa: F403  (its streaming metrics)
@@ -196,12 +201,28 @@ def _inputs(labels, probs):
     return _check_labels(labels, *P.shape), P
 
 
-def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
-    """One group's ``sum_b (n'_b / N_g) |gap_b|`` (l1) or ``... gap_b^2`` (l2).
+def _sums_error(sums, total, *, norm, bins=None):
+    """One group's ``sum_b (n'_b / N_g) |gap_b|`` (l1) or ``... gap_b^2`` (l2) from its
+    per-bin ``sums`` (count, sum of values, sum of outcomes; shape ``(3, B)``) and its
+    kept count ``total``.
 
     With a list ``bins``, the group's ``(counts, confidences, accuracies)`` (counts
     without the reference's eps) are appended to it.
     """
+    counts = sums[0] + _EPS
+    # overflow only for absurd values (probs are not range-checked); the caller turns a
+    # non-finite result into a ValueError
+    with np.errstate(over="ignore", invalid="ignore"):
+        confidences, accuracies = sums[1] / counts, sums[2] / counts
+        if bins is not None:
+            bins.append((sums[0], confidences, accuracies))
+        gaps = accuracies - confidences
+        normed = gaps if norm == "l1" else np.square(gaps)
+        return np.sum(np.abs(normed * (counts / total)))
+
+
+def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
+    """One group's error (:func:`_sums_error`) of its kept values ``v`` and outcomes ``t``."""
     if v.shape[0] == 0:
         if bins is not None:
             bins.append((np.zeros(num_bins if binning_scheme == "even" else max(num_bins, 1)),) * 3)
@@ -209,17 +230,45 @@ def _group_error(v, t, *, binning_scheme, num_bins, norm, bins=None):
     even = binning_scheme == "even"
     upper = um_even_upper_edges(num_bins) if even else um_adaptive_upper_edges(v, num_bins)
     stats = um_bin_stats(v, t, upper, num_bins)
-    counts = stats.count[0] + _EPS
-    # overflow only for absurd values (probs are not range-checked); the caller turns a
-    # non-finite result into a ValueError
-    with np.errstate(over="ignore", invalid="ignore"):
-        confidences = stats.sum_proba[0] / counts
-        accuracies = stats.sum_true[0] / counts
-        if bins is not None:
-            bins.append((stats.count[0], confidences, accuracies))
-        gaps = accuracies - confidences
-        normed = gaps if norm == "l1" else np.square(gaps)
-        return np.sum(np.abs(normed * (counts / stats.total_weight)))
+    sums = np.stack([stats.count[0], stats.sum_proba[0], stats.sum_true[0]])
+    return _sums_error(sums, stats.total_weight, norm=norm, bins=bins)
+
+
+def _groups(y, P, *, max_prob, class_conditional):
+    """The (values, outcomes) pairs of each group: one, or one per column of ``P``."""
+    n, k = P.shape
+    if max_prob:
+        pred = np.argmax(P, axis=1)
+        v, t = P[np.arange(n), pred], pred == y
+        return [(v[pred == j], t[pred == j]) for j in range(k)] if class_conditional else [(v, t)]
+    if class_conditional:
+        return [(P[:, j], y == j) for j in range(k)]
+    return [(P.ravel(), (y[:, None] == np.arange(k)).ravel())]
+
+
+def _continued(sums, b, v, t):
+    """The per-bin ``sums`` (count, sum of ``v``, sum of ``t``; shape ``(3, B)``)
+    continued by the values ``v`` in bins ``b``, in order.
+
+    ``np.bincount`` adds its weights in input order, so each sum is the one a single pass
+    over all the data gives, bit for bit (as the reference's one ``np.bincount``).
+    """
+    idx = np.concatenate([np.arange(sums.shape[1]), b])
+    columns = zip(sums, (np.ones(v.shape[0]), v, t), strict=True)
+    return np.stack([np.bincount(idx, np.concatenate(c), sums.shape[1]) for c in columns])
+
+
+def _combine(errors, *, norm):
+    """The class average (``errors`` already divided by ``K``) or the one group's error,
+    with the l2 root."""
+    error = np.sum(errors) if len(errors) > 1 else errors[0]
+    error = np.sqrt(error) if norm == "l2" else error
+    if not np.isfinite(error):
+        raise ValueError(
+            "the calibration error is not finite: probs contains values too large to "
+            "be summed (probabilities are not range-checked, as in the reference)"
+        )
+    return float(error)
 
 
 def _gce(
@@ -231,30 +280,15 @@ def _gce(
     With a list ``bins``, each group's per-bin ``(counts, confidences, accuracies)`` is
     appended to it (one group, or one per class).
     """
-    n, k = P.shape
-    if n == 0:
+    if P.shape[0] == 0:
         return 0.0
-    if max_prob:
-        pred = np.argmax(P, axis=1)
-        v, t = P[np.arange(n), pred], pred == y
-        groups = [(v[pred == j], t[pred == j]) for j in range(k)] if class_conditional else [(v, t)]
-    elif class_conditional:
-        groups = [(P[:, j], y == j) for j in range(k)]
-    else:
-        groups = [(P.ravel(), (y[:, None] == np.arange(k)).ravel())]
+    groups = _groups(y, P, max_prob=max_prob, class_conditional=class_conditional)
     binning = {"binning_scheme": binning_scheme, "num_bins": num_bins, "norm": norm, "bins": bins}
     errors = []
     for v, t in groups:
         keep = v > float(threshold)
-        errors.append(_group_error(v[keep], t[keep], **binning) / (k if class_conditional else 1))
-    error = np.sum(errors) if class_conditional else errors[0]
-    error = np.sqrt(error) if norm == "l2" else error
-    if not np.isfinite(error):
-        raise ValueError(
-            "the calibration error is not finite: probs contains values too large to "
-            "be summed (probabilities are not range-checked, as in the reference)"
-        )
-    return float(error)
+        errors.append(_group_error(v[keep], t[keep], **binning) / len(groups))
+    return _combine(errors, norm=norm)
 
 
 def _prepare(labels, probs, *, binning_scheme, num_bins, datapoints_per_bin=None):
@@ -649,12 +683,14 @@ class GeneralCalibrationError:
     ``update_state`` recomputes the metric from its last call only (so the README's loop
     over ensemble members keeps the last member), ``update_state`` here *accumulates*:
     after several calls, :meth:`result` equals :func:`gce` on the concatenated data,
-    bit for bit, and the per-bin arrays describe all of it.  ``update_state`` validates
-    and stores its batch (``O(N K)`` memory: equal-mass edges are order statistics of
-    all the data, and the float sums of one pass over the concatenated data are what
-    make the number equal to :func:`gce`'s); the number and the per-bin arrays are
-    computed once, when first read after an update, so ``n`` updates cost one
-    computation on all the rows (linear in the number of updates, not quadratic).
+    bit for bit, and the per-bin arrays describe all of it.  With ``"even"`` bins the
+    state is each group's per-bin count, sum of values and sum of outcomes (``O(K M)``
+    memory), continued in input order by every update (so the float sums are those of
+    one pass over all the data) and read in ``O(K M)``.  With ``"adaptive"`` bins the
+    edges are order statistics of all the data, so the batches are kept (``O(N K)``
+    memory) and the number is computed once when first read after an update.  Either
+    way ``n`` updates cost about one update of all the rows (the cost is linear in the
+    number of updates, not quadratic).
 
     Parameters
     ----------
@@ -738,11 +774,12 @@ class GeneralCalibrationError:
     def reset_state(self):
         """Forget all data: the result and every per-bin array go back to None."""
         self._labels, self._probs, self._n_rows, self._computed = [], [], 0, (None,) * 5
+        self._n_columns = self._sums = self._kept = None
 
     reset_states = reset_state
 
     def update_state(self, labels, probs):
-        """Add a batch (the metric is computed when next read).
+        """Add a batch (``"even"``: to the per-bin sums; ``"adaptive"``: to the kept data).
 
         Parameters
         ----------
@@ -753,30 +790,61 @@ class GeneralCalibrationError:
             problem.  ``K`` must be the same in every call.
         """
         y, P = _inputs(labels, probs)
-        if self._probs and P.shape[1] != self._probs[0].shape[1]:
+        if self._n_columns not in (None, P.shape[1]):
             raise ValueError(
-                f"probs has {P.shape[1]} columns but the earlier batches had "
-                f"{self._probs[0].shape[1]}"
+                f"probs has {P.shape[1]} columns but the earlier batches had {self._n_columns}"
             )
-        self._labels.append(y)
-        self._probs.append(P)
+        self._n_columns, self._computed = P.shape[1], None
         self._n_rows += P.shape[0]
         if self.datapoints_per_bin is not None:
             self.num_bins = int(self._n_rows / self.datapoints_per_bin)
-        self._computed = None
+        if self.binning_scheme == "adaptive":  # edges: order statistics of all the data
+            self._labels.append(y)
+            self._probs.append(P)
+            return
+        groups = _groups(y, P, max_prob=self.max_prob, class_conditional=self.class_conditional)
+        if self._sums is None:
+            self._sums = np.zeros((len(groups), 3, self.num_bins + 1))  # + the extra bin
+            self._kept = np.zeros(len(groups), dtype=np.int64)
+        upper = um_even_upper_edges(self.num_bins)
+        for g, (v, t) in enumerate(groups):
+            keep = v > self.threshold
+            self._sums[g] = _continued(
+                self._sums[g], um_assign_bins(v[keep], upper), v[keep], t[keep]
+            )
+            self._kept[g] += np.count_nonzero(keep)
+
+    def _even_error(self, bins):
+        """The error of the accumulated per-bin sums of each group (``"even"``)."""
+        errors = []
+        for sums, kept in zip(self._sums, self._kept, strict=True):
+            if kept == 0:
+                bins.append((np.zeros(self.num_bins),) * 3)
+                errors.append(0.0)
+                continue
+            sums = sums if sums[0, -1] > 0 else sums[:, :-1]  # the extra bin when used
+            errors.append(
+                _sums_error(sums, float(kept), norm=self.norm, bins=bins) / len(self._kept)
+            )
+        return _combine(errors, norm=self.norm)
 
     def _state(self):
         """``(calibration_error, counts, confidences, accuracies, calibration_errors)``."""
         if self._computed is None:
-            y, P = np.concatenate(self._labels), np.concatenate(self._probs)
-            self._labels, self._probs = [y], [P]  # one array: the next read is one pass
             groups = []
-            names = ("binning_scheme", "max_prob", "class_conditional", "norm", "num_bins")
-            options = {name: getattr(self, name) for name in (*names, "threshold")}
-            error = _gce(y, P, bins=groups, **options)
+            if self.binning_scheme == "even":
+                error = self._even_error(groups) if self._n_rows else 0.0
+            else:
+                y, P = np.concatenate(self._labels), np.concatenate(self._probs)
+                self._labels, self._probs = [y], [P]  # one array: the next read is one pass
+                names = ("binning_scheme", "max_prob", "class_conditional", "norm", "num_bins")
+                options = {name: getattr(self, name) for name in (*names, "threshold")}
+                error = _gce(y, P, bins=groups, **options)
             if not groups:  # no row at all
                 size = max(self.num_bins, 1)
-                groups = [(np.zeros(size),) * 3] * (P.shape[1] if self.class_conditional else 1)
+                groups = [(np.zeros(size),) * 3] * (
+                    self._n_columns if self.class_conditional else 1
+                )
             arrays = np.zeros((3, len(groups), max(g[0].shape[0] for g in groups)))
             for i, group in enumerate(groups):
                 for j, values in enumerate(group):

@@ -68,6 +68,59 @@ def test_many_updates_cost_about_one_update_of_all_rows(make):
     assert t_many < 4 * t_one + 0.05, (t_one, t_many)
 
 
+def test_even_bins_stream_reads_between_updates_in_linear_time():
+    # "even" keeps per-bin sums only: reading the result after every update costs no
+    # pass over the earlier rows
+    rng = np.random.default_rng(1)
+    P = rng.dirichlet(np.ones(4), size=200_000)
+    y = rng.integers(0, 4, size=200_000)
+
+    def every_read():
+        metric = um.GeneralCalibrationError("even", False, True, "l2", num_bins=15)
+        for i in range(200):
+            metric.update_state(y[i * 1000 : (i + 1) * 1000], P[i * 1000 : (i + 1) * 1000])
+            metric.result()
+        return metric.result()
+
+    def once():
+        metric = um.GeneralCalibrationError("even", False, True, "l2", num_bins=15)
+        metric.update_state(y, P)
+        return metric.result()
+
+    assert every_read() == once()
+    assert _best_of(2, every_read) < 4 * _best_of(2, once) + 0.1
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(
+    "max_prob, cc", [(True, False), (True, True), (False, True), (False, False)]
+)
+def test_streamed_even_bins_equal_gce_bit_for_bit(seed, max_prob, cc):
+    # edge values, exact zeros and ones (the extra bin), a NaN, rows not summing to one,
+    # a threshold, batches of random sizes (some empty): the streamed sums are those of
+    # one pass over the data, so the numbers are equal, not close
+    rng = np.random.default_rng(seed)
+    n, k = 300, 3
+    P = rng.choice([0.0, 0.1, 0.3, 0.6, 0.7, 1.0], size=(n, k)) * rng.integers(0, 2, size=(n, k))
+    P = np.where(rng.random((n, k)) < 0.5, rng.random((n, k)), P)
+    P[7, 1] = np.nan
+    y = rng.integers(0, k, size=n)
+    cuts = np.sort(rng.integers(0, n, size=6))
+    for norm, threshold in [("l1", 0.0), ("l2", 0.05)]:
+        metric = um.GeneralCalibrationError("even", max_prob, cc, norm, 10, threshold)
+        for part in np.split(np.arange(n), cuts):
+            metric.update_state(y[part], P[part])
+        assert metric.result() == um.gce(y, P, "even", max_prob, cc, norm, 10, threshold)
+        groups = []
+        um._gce(y, um._check_probs(P), binning_scheme="even", max_prob=max_prob,
+                class_conditional=cc, norm=norm, num_bins=10, threshold=threshold,
+                bins=groups)  # fmt: skip
+        counts = metric.counts if cc else metric.counts[None]
+        for row, (expected, *_) in zip(counts, groups, strict=True):
+            np.testing.assert_array_equal(row[: expected.shape[0]], expected)
+            assert not row[expected.shape[0] :].any()
+
+
 def test_general_calibration_error_reads_are_cached():
     metric = um.GeneralCalibrationError("even", True, False, "l1", num_bins=10)
     metric.update_state(LM[:3], PM[:3])
