@@ -11,8 +11,8 @@ that scikit-learn's registry holds for a scorer that is not skcalib's is resolve
 :func:`get_scorer` to that scorer, exactly as ``scoring=name`` would be in
 scikit-learn.
 
-Three kinds of scorer
----------------------
+Four kinds of scorer
+--------------------
 * **Probabilistic classification** (``"ece"``, ``"brier"``, ``"nll"``, ...): the metric
   is called on ``predict_proba`` of the evaluation fold, with ``labels=estimator.classes_``
   so that a fold that misses a class, string labels and ``pos_label`` all work.  For a
@@ -23,8 +23,13 @@ Three kinds of scorer
   forest or soft-voting ensemble are evaluated on the fold and the information criterion
   is computed from their log-likelihood matrix (member probabilities clipped to
   ``[eps, 1]``, ``eps`` the float64 machine epsilon).
-* **Normal regression forecasts** (``"crps"``, ``"gaussian_nll"``): the metric is called
-  on ``predict(X, return_std=True)``.
+* **Normal regression forecasts** (``"neg_crps_normal"``, ``"gaussian_nll"``): the metric
+  is called on ``predict(X, return_std=True)``.
+* **Predictive distributions of regressors** (``"crps"``, ``"log_score"``,
+  ``"miscalibration_area"``, ``"regression_calibration_error"``,
+  ``"weighted_interval_score"``): the metric is called on ``predict_distribution(X)``
+  when the regressor has it (any form of the regression metrics), else on
+  ``scipy.stats.norm(*predict(X, return_std=True))``.
 
 Signs: every scorer is "greater is better", as every scikit-learn scorer.  Errors and
 losses are negated (``neg_*`` names; the short aliases return the same negated values).
@@ -33,13 +38,13 @@ losses are negated (``neg_*`` names; the short aliases return the same negated v
 
 Implementation note: scikit-learn computes the predictions inside the method
 ``_score(method_caller, estimator, X, y_true, **kwargs)`` of the class of
-``make_scorer(...)`` (stable since scikit-learn 1.3).  The three scorer classes below
+``make_scorer(...)`` (stable since scikit-learn 1.3).  The scorer classes below
 subclass that class through :class:`~skcalib.utils._sklearn_compat.ScorerBase` and
 override that one step (``score_estimator``), to reach the fitted estimator
-(``classes_``, ensemble members, ``return_std``); everything else (signs, metadata
-routing, ``set_score_request``, caching in multi-metric scoring, ``repr``) is
-scikit-learn's own.  The registration of the names checks the hook's signature and warns
-if a future scikit-learn changes it.
+(``classes_``, ensemble members, ``return_std``, ``predict_distribution``); everything
+else (signs, metadata routing, ``set_score_request``, caching in multi-metric scoring,
+``repr``) is scikit-learn's own.  The registration of the names checks the hook's
+signature and warns if a future scikit-learn changes it.
 
 The table of names (``_SPECS``) refers to the metric functions themselves.  It also
 says which scorer to use for a metric function, which is not a scorer: scikit-learn
@@ -59,6 +64,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+from scipy import stats
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
@@ -86,6 +92,13 @@ from ._ensembles._information_criteria import (
     psis_loo,
 )
 from ._ensembles._members import check_member_ensemble, log_likelihood_matrix
+from ._regression._metrics import (
+    crps,
+    log_score,
+    miscalibration_area,
+    regression_calibration_error,
+    weighted_interval_score,
+)
 from ._regression._scores import crps_normal, normal_negative_log_likelihood
 from ._scoring._scoring_rules import brier_score, negative_log_likelihood
 from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
@@ -217,7 +230,7 @@ _SPECS = (
     _Spec("negative_waic", "waic", negative_waic, "ensemble", True, waic_of_members),
     _Spec("psis_loo", None, psis_loo, "ensemble", True, psis_loo_of_members),
     # Normal regression forecasts
-    _Spec("neg_crps_normal", "crps", crps_normal, "regression", False, crps_of_normal_forecast),
+    _Spec("neg_crps_normal", None, crps_normal, "regression", False, crps_of_normal_forecast),
     _Spec(
         "neg_normal_negative_log_likelihood",
         "gaussian_nll",
@@ -226,9 +239,27 @@ _SPECS = (
         False,
         nll_of_normal_forecast,
     ),
+    # predictive distributions of regressors (predict_distribution or return_std)
+    _Spec("neg_crps", "crps", crps, "distribution"),
+    _Spec("neg_log_score", "log_score", log_score, "distribution"),
+    _Spec("neg_miscalibration_area", "miscalibration_area", miscalibration_area, "distribution"),
+    _Spec(
+        "neg_regression_calibration_error",
+        "regression_calibration_error",
+        regression_calibration_error,
+        "distribution",
+    ),
+    _Spec(
+        "neg_weighted_interval_score",
+        "weighted_interval_score",
+        weighted_interval_score,
+        "distribution",
+    ),
 )
 
 _BY_NAME = {n: s for s in _SPECS for n in s.names}
+#: the short name of the scorer of each predictive-distribution metric (for messages)
+_BY_METRIC = {s.metric: s.names[-1] for s in _SPECS if s.kind == "distribution"}
 
 # arguments that are data, never options of a scorer
 _DATA_ARGS = frozenset(
@@ -341,6 +372,34 @@ class _NormalForecastScorer(ScorerBase):
         return self.sign * self.score_func(y_true, y_pred, **score_kwargs)
 
 
+class _DistributionScorer(ScorerBase):
+    """Scores a regressor by its predictive distributions on the fold:
+    ``predict_distribution(X)`` (any form of the regression metrics), else the Normal
+    distributions of ``predict(X, return_std=True)``."""
+
+    def score_estimator(self, method_caller, estimator, X, y_true, **kwargs):
+        y_pred = _predict_distribution(estimator, X, self.score_func)
+        score_kwargs = {**self.score_options, **kwargs}
+        return self.sign * self.score_func(y_true, y_pred, **score_kwargs)
+
+
+def _predict_distribution(estimator, X, score_func):
+    """The predictive distributions of a fitted regressor for ``X``."""
+    if hasattr(estimator, "predict_distribution"):
+        return estimator.predict_distribution(X)
+    name = _BY_METRIC.get(score_func, "this scorer")
+    mean, std = _predict_mean_std(
+        estimator,
+        X,
+        score_func,
+        what=f"scoring={name!r}",
+        needs="a regressor with predict_distribution(X), or whose predict(X, return_std=True)",
+    )
+    mean = np.asarray(mean, dtype=np.float64).reshape(-1)
+    std = np.asarray(std, dtype=np.float64).reshape(-1)
+    return stats.norm(mean, std)
+
+
 def _check_equal_weights(estimator):
     est = estimator
     while hasattr(est, "steps"):  # Pipeline
@@ -354,15 +413,20 @@ def _check_equal_weights(estimator):
         )
 
 
-def _predict_mean_std(estimator, X, score_func):
+def _predict_mean_std(estimator, X, score_func, what=None, needs=None):
     name = type(estimator).__name__
-    what = {crps_of_normal_forecast: "'crps'", nll_of_normal_forecast: "'gaussian_nll'"}.get(
-        score_func, "this scorer"
-    )
+    if what is None:
+        what = {
+            crps_of_normal_forecast: "'neg_crps_normal'",
+            nll_of_normal_forecast: "'gaussian_nll'",
+        }.get(score_func, "this scorer")
+        what = f"scoring={what}"
+    if needs is None:
+        needs = "a regressor whose predict(X, return_std=True)"
     msg = (
-        f"scoring={what} needs a regressor whose predict(X, return_std=True) returns the "
-        "mean and standard deviation of a Normal predictive distribution (e.g. "
-        "GaussianProcessRegressor, BayesianRidge, ARDRegression)"
+        f"{what} needs {needs} returns the mean and standard deviation of a Normal "
+        "predictive distribution (e.g. GaussianProcessRegressor, BayesianRidge, "
+        "ARDRegression)"
     )
     try:
         out = estimator.predict(X, return_std=True)
@@ -379,6 +443,7 @@ _KINDS = {
     "proba": (_ProbaScorer, "predict_proba"),
     "ensemble": (_EnsembleScorer, "predict_proba"),
     "regression": (_NormalForecastScorer, "predict"),
+    "distribution": (_DistributionScorer, "predict"),
 }
 
 
@@ -396,6 +461,8 @@ def _check_options(name, spec, score_func, options):
     allowed = _option_names(score_func)
     if spec.kind == "ensemble":  # the columns are the ensemble's classes_
         allowed = [a for a in allowed if a != "labels"]
+    if spec.kind == "distribution":  # a scorer returns one number
+        allowed = [a for a in allowed if a != "aggregate"]
     unknown = sorted(set(options) - set(allowed))
     if "sample_weight" in unknown:
         raise ValueError(

@@ -88,6 +88,9 @@ REQUIRED = {
     "neg_crps_normal",
 }
 
+#: the kind of every scorer name ("proba", "ensemble", "regression", "distribution")
+_KIND_OF = {n: spec.kind for spec in _SPECS for n in spec.names}
+
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 _Xb, _yb = load_breast_cancer(return_X_y=True)
 X_BIN, Y_BIN = _Xb[::2], np.array(["malignant", "benign"])[_yb[::2]]  # string labels
@@ -202,7 +205,7 @@ def test_regression_scorer_equals_negated_metric(name):
 def _estimator_for(name):
     if name in ENSEMBLE:
         return _bagging(), {"n_estimators": [3, 6]}, X_IRIS, Y_IRIS
-    if name in REGRESSION:
+    if name in REGRESSION or _KIND_OF[name] == "distribution":  # regressors
         return BayesianRidge(), {"alpha_1": [1e-6, 1e-3]}, X_REG, Y_REG
     return _clf(), {"logisticregression__C": [0.1, 1.0]}, X_IRIS, Y_IRIS
 
