@@ -183,8 +183,9 @@ def crps_normal(y_true, y_mean, y_std, *, sample_weight=None, aggregate=True):
     It is in the units of ``y`` and reduces to the absolute error as
     :math:`\sigma \to 0`.  Like every proper scoring rule in skcalib it keeps its name
     from the literature and is negatively oriented: **lower is better**.  Its scorer
-    ``"neg_crps_normal"`` (alias ``"crps"``) negates it, so that greater is better as for
-    every scikit-learn scorer.
+    ``"neg_crps_normal"`` negates it, so that greater is better as for every
+    scikit-learn scorer (``"crps"``, the scorer of :func:`crps`, gives the same values
+    for Normal forecasts).
 
     Parameters
     ----------
