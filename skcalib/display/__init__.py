@@ -9,12 +9,15 @@ is imported only when something is drawn.
 
 from ._histogram import ConfidenceHistogramDisplay
 from ._pit import PITDisplay
+from ._regression import PredictionIntervalDisplay, RegressionCalibrationDisplay
 from ._rejection import RejectionDisplay
 from ._reliability import ReliabilityDisplay
 
 __all__ = [
     "ConfidenceHistogramDisplay",
     "PITDisplay",
+    "PredictionIntervalDisplay",
+    "RegressionCalibrationDisplay",
     "RejectionDisplay",
     "ReliabilityDisplay",
 ]

@@ -15,7 +15,8 @@ def test_importing_the_displays_does_not_import_matplotlib():
     code = (
         "import sys, skcalib, skcalib.display, skcalib.report, skcalib.__main__; "
         "from skcalib.display import ReliabilityDisplay, PITDisplay, "
-        "ConfidenceHistogramDisplay, RejectionDisplay; "
+        "ConfidenceHistogramDisplay, RejectionDisplay, RegressionCalibrationDisplay, "
+        "PredictionIntervalDisplay; "
         "sys.exit('matplotlib' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0
