@@ -59,6 +59,9 @@ from ._ensembles._uncertainty import (
     knowledge_uncertainty,
     model_uncertainty,
 )
+from ._groups._by_group import calibration_by_group
+from ._groups._cumulative import cumulative_calibration_error, cumulative_calibration_test
+from ._groups._multicalibration import multicalibration_error
 from ._registration import register_scorers, unregister_scorers
 from ._regression._forms import PredictionInterval, PredictiveQuantiles, PredictiveSamples
 from ._regression._metrics import (
@@ -93,8 +96,11 @@ from ._results import (
     CalibrationTestResult,
     ConfidenceInterval,
     ConsistencyResamplingResult,
+    CumulativeCalibrationTestResult,
+    GroupCalibrationResult,
     HosmerLemeshowResult,
     InformationCriterionResult,
+    MulticalibrationResult,
     PairwiseDiversityResult,
     PITHistogramResult,
     PSISLOOResult,
@@ -191,12 +197,20 @@ __all__ = [
     "censored_calibration_error_ci",
     "semiparametric_calibration_error",
     "semiparametric_calibration_error_ci",
+    # calibration across groups and over time
+    "calibration_by_group",
+    "cumulative_calibration_error",
+    "cumulative_calibration_test",
+    "multicalibration_error",
     # results of the statistical functions (unpack as scipy.stats results do)
     "BootstrapConfidenceInterval",
     "CalibrationTestResult",
     "ConfidenceInterval",
     "ConsistencyResamplingResult",
+    "CumulativeCalibrationTestResult",
+    "GroupCalibrationResult",
     "HosmerLemeshowResult",
+    "MulticalibrationResult",
     "SquaredErrorConfidenceInterval",
     # results of the other functions that return several values (they unpack as their
     # main values, as the sklearn and scipy counterparts; the rest are attributes)

@@ -25,8 +25,11 @@ __all__ = [
     "CalibrationTestResult",
     "ConfidenceInterval",
     "ConsistencyResamplingResult",
+    "CumulativeCalibrationTestResult",
+    "GroupCalibrationResult",
     "HosmerLemeshowResult",
     "InformationCriterionResult",
+    "MulticalibrationResult",
     "PITHistogramResult",
     "PSISLOOResult",
     "PairwiseDiversityResult",
@@ -873,3 +876,149 @@ class PSISLOOResult(InformationCriterionResult):
     """
 
     pareto_k: np.ndarray
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CumulativeCalibrationTestResult(CalibrationTestResult):
+    """Result of :func:`~skcalib.metrics.cumulative_calibration_test`.
+
+    Unpacks as ``(statistic, pvalue)``; the standardised statistic and the null
+    standard deviation are attributes.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    statistic : float
+        The cumulative calibration error (ECCE), as
+        :func:`~skcalib.metrics.cumulative_calibration_error`.
+    pvalue : float
+        ``P(R > sigma)`` for ``R`` the range of standard Brownian motion on [0, 1]
+        (class-wise: Bonferroni over the classes).
+    sigma : float
+        The statistic over its standard deviation under calibration (class-wise: the
+        largest over the classes).
+    null_std : float
+        That standard deviation (class-wise: of the class with the largest ``sigma``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.metrics import cumulative_calibration_test
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.random(2000)
+    >>> y = (rng.random(2000) < p).astype(int)
+    >>> res = cumulative_calibration_test(y, p)
+    >>> ecce, pvalue = res
+    >>> bool(res.sigma == ecce / res.null_std), bool(pvalue > 0.05)
+    (True, True)
+    """
+
+    sigma: float
+    null_std: float
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class MulticalibrationResult(_UnpackableResult):
+    """Result of :func:`~skcalib.metrics.multicalibration_error`.
+
+    Unpacks as ``(mce, pvalue)``; everything else is an attribute.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    mce : float
+        The multicalibration error on the absolute scale of MCGrad (Guy et al. 2025):
+        ``sigma`` times the null standard deviation of the whole population's ECCE.
+    pvalue : float
+        p-value of "every segment is calibrated", valid for the number of segments
+        tested (Bonferroni: the smallest per-segment p-value times the number of
+        segments, capped at 1; the Holm-adjusted smallest p-value).
+    sigma : float
+        The largest per-segment ECCE over its null standard deviation.
+    pvalue_unadjusted : float
+        The smallest per-segment p-value (MCGrad's ``mce_pvalue``), not valid for the
+        number of segments tested.
+    mde : float
+        Minimum detectable error: 5 times the null standard deviation of the whole
+        population's ECCE.
+    worst_segment : dict
+        ``{feature: value}`` of the segment with the largest ``sigma`` (``{}`` for
+        the whole population).
+    n_segments : int
+        Number of segments tested (the whole population included).
+    segment_sigma : ndarray of shape (n_segments,)
+        Each segment's ECCE over its null standard deviation.
+    segment_ecce : ndarray of shape (n_segments,)
+        Each segment's ECCE.
+    segment_size : ndarray of shape (n_segments,)
+        Each segment's number of samples.
+    segments : list of dict
+        Each segment as ``{feature: value}``, in the order of the arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib.metrics import multicalibration_error
+    >>> rng = np.random.default_rng(0)
+    >>> n = 4000
+    >>> X = np.column_stack([rng.integers(0, 3, n), rng.integers(0, 2, n)])
+    >>> p = rng.uniform(0.1, 0.9, n)
+    >>> y = (rng.random(n) < p).astype(int)
+    >>> res = multicalibration_error(y, p, X)
+    >>> mce, pvalue = res
+    >>> res.n_segments, bool(pvalue > 0.05)
+    (12, True)
+    """
+
+    _unpacked: ClassVar[tuple[str, ...]] = ("mce", "pvalue")
+
+    mce: float
+    pvalue: float
+    sigma: float
+    pvalue_unadjusted: float
+    mde: float
+    worst_segment: dict
+    n_segments: int
+    segment_sigma: np.ndarray
+    segment_ecce: np.ndarray
+    segment_size: np.ndarray
+    segments: list
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class GroupCalibrationResult(_UnpackableResult):
+    """Per-group calibration table of :func:`~skcalib.metrics.calibration_by_group`.
+
+    Returned with ``as_frame=False`` or without pandas (with pandas the function
+    returns a ``DataFrame`` of the same columns).
+
+    Unpacks as ``(groups, columns)``.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    groups : list
+        The group keys (values of ``groups``; tuples for several columns), then the
+        label of the overall row.
+    columns : dict of str to ndarray
+        One array per column, rows in the order of ``groups``.
+
+    Examples
+    --------
+    >>> from skcalib.metrics import calibration_by_group
+    >>> res = calibration_by_group(
+    ...     [0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4], ["a", "a", "b", "b"], as_frame=False
+    ... )
+    >>> res.groups
+    ['a', 'b', '(overall)']
+    >>> res.columns["n"]
+    array([2, 2, 4])
+    """
+
+    _unpacked: ClassVar[tuple[str, ...]] = ("groups", "columns")
+
+    groups: list
+    columns: dict

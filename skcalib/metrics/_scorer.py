@@ -99,6 +99,7 @@ from ._regression._metrics import (
     regression_calibration_error,
     weighted_interval_score,
 )
+from ._groups._cumulative import cumulative_calibration_error
 from ._regression._scores import crps_normal, normal_negative_log_likelihood
 from ._scoring._scoring_rules import brier_score, negative_log_likelihood
 from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
@@ -204,6 +205,8 @@ _SPECS = (
         semiparametric_calibration_error,
         "proba",
     ),
+    # calibration across groups: the binning-free cumulative calibration error
+    _Spec("neg_cumulative_calibration_error", "ecce", cumulative_calibration_error, "proba"),
     # proper scoring rules
     # no long name: "neg_brier_score" is scikit-learn's (brier_score_loss), and a name
     # never means two scorers

@@ -48,6 +48,11 @@ CLASSIFICATION_METRICS = {
     "smooth_calibration_error_top_label_bandwidth": partial(
         M.smooth_calibration_error, multiclass="top_label", bandwidth=0.05
     ),
+    # calibration across groups: the binning-free cumulative calibration error
+    "cumulative_calibration_error": M.cumulative_calibration_error,
+    "cumulative_calibration_error_classwise": partial(
+        M.cumulative_calibration_error, multiclass="classwise"
+    ),
     # selective prediction
     "area_under_risk_coverage": M.area_under_risk_coverage,
     "excess_area_under_risk_coverage": M.excess_area_under_risk_coverage,
@@ -159,6 +164,11 @@ NOT_IN_A_REGISTRY = {
     # PIT curves (drawn by skcalib.display.PITDisplay)
     "pit_histogram": "per-bin arrays of PIT values; tests/metrics/test_pit.py",
     "quantile_calibration_curve": "per-level arrays of PIT values; tests/metrics/test_pit.py",
+    # calibration across groups and over time: tests/metrics/test_groups.py,
+    # test_cumulative.py
+    "cumulative_calibration_test": "a test result (statistic, pvalue); test_cumulative.py",
+    "calibration_by_group": "a per-group table; test_groups.py",
+    "multicalibration_error": "a result over segments (mce, pvalue); test_groups.py",
     "rejection_curve": "a curve (a result of arrays); tests/metrics/test_selective.py",
     "out_of_distribution_auc": "no y_true (in- and out-of-distribution predictions); "
     "tests/metrics/test_selective.py",

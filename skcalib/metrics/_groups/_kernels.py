@@ -1,0 +1,211 @@
+"""Kernels of the calibration of groups: the (probability, outcome, weight) pairs of
+validated input, the range of the cumulative differences of every group in one pass,
+the null standard deviations, and the distribution of the range of Brownian motion.
+
+Everything takes validated numpy arrays; the public functions validate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+from ..._core._binning import _as_2col, probability_outcome, resolve_multiclass
+
+__all__ = [
+    "brownian_range_sf",
+    "calibration_pairs",
+    "cumulative_ranges",
+    "null_variances",
+    "proba_order",
+    "sorted_runs",
+]
+
+
+def calibration_pairs(data, multiclass):
+    """The (probability, outcome, weight, class) arrays that are calibrated.
+
+    Binary (the positive-class probability against the positive class) and top-label
+    (the largest probability against whether its class is the true one): one pair a
+    sample, ``classes`` None.  Class-wise: one pair a sample and a class (row-major, the
+    pair of sample ``i`` and class ``k`` at ``i * n_classes + k``), ``classes`` the
+    class index of each pair.
+
+    Returns
+    -------
+    p : float64 ndarray, outcome : uint8 ndarray (0 or 1), weight : float64 ndarray
+    or None, classes : intp ndarray or None, n_classes : int (1 unless class-wise)
+    """
+    mode = resolve_multiclass(multiclass, data)
+    w = data.sample_weight
+    if mode != "classwise":
+        conf, outcome = probability_outcome(data, mode)
+        p = np.asarray(conf, dtype=np.float64)
+        return p, np.asarray(outcome, dtype=np.uint8), w, None, 1
+    P = data.proba
+    if data.binary_1d:
+        P = _as_2col(np.asarray(P), data.pos_index)
+    P = np.asarray(P, dtype=np.float64)
+    n, k = P.shape
+    onehot = np.zeros((n, k), dtype=np.uint8)
+    onehot[np.arange(n), data.y] = 1
+    classes = np.tile(np.arange(k), n)
+    weight = None if w is None else np.repeat(w, k)
+    return P.ravel(), onehot.ravel(), weight, classes, k
+
+
+def proba_order(p):
+    """Indices that sort ``p`` in increasing order (tied values in any order: the
+    statistics below are read at the ends of runs of ties only)."""
+    return np.argsort(p)
+
+
+def _code_dtype(n_groups):
+    # numpy sorts 16-bit integers stably by radix sort, in linear time
+    return np.uint16 if n_groups <= 1 << 16 else np.intp
+
+
+def sorted_runs(p):
+    """``(order, run)``: the indices that sort ``p`` (:func:`proba_order`) and, in that
+    order, the index of each value's run of tied values (non-decreasing from 0)."""
+    order = proba_order(p)
+    ps = p[order]
+    new_run = np.empty(ps.shape[0], dtype=bool)
+    if ps.shape[0]:
+        new_run[0] = False
+        np.not_equal(ps[1:], ps[:-1], out=new_run[1:])
+    return order, np.cumsum(new_run)
+
+
+def cumulative_ranges(p, residual, codes=None, n_groups=1, runs=None):
+    r"""Range of the cumulative residuals of every group, in one pass.
+
+    Within group ``g``, with its pairs sorted by ``p`` and ``S_j`` the sum of the
+    residuals of its first ``j`` pairs (``S_0 = 0``), the range
+    ``max_j S_j - min_j S_j``, where ``j`` runs over 0 and the ends of the runs of tied
+    probabilities (the statistic does not depend on the order of tied pairs).
+
+    One sort by ``p`` for all groups, then one stable (radix) sort of the group codes
+    in that order; the runs of each group are read from one cumulative sum by segment
+    reductions (``reduceat``), without a loop over groups.
+
+    Parameters
+    ----------
+    p : float64 ndarray of shape (n,)
+    residual : float64 ndarray of shape (n,)
+        ``w * (y - p)`` of each pair.
+    codes : int ndarray of shape (n,), default=None
+        Group of each pair in ``[0, n_groups)``; None: one group.
+    n_groups : int, default=1
+    runs : tuple, default=None
+        :func:`sorted_runs` of ``p`` when the caller has it (several groupings of
+        the same pairs share one sort).
+
+    Returns
+    -------
+    ranges : float64 ndarray of shape (n_groups,)
+        0 for empty groups.
+    """
+    n = p.shape[0]
+    out = np.zeros(n_groups)
+    if n == 0:
+        return out
+    order, run = sorted_runs(p) if runs is None else runs
+    last = np.empty(n, dtype=bool)
+    last[-1] = True
+    if codes is None:
+        cs = np.cumsum(residual[order])
+        np.not_equal(run[1:], run[:-1], out=last[:-1])
+        v = cs[last]
+        out[0] = max(float(v.max()), 0.0) - min(float(v.min()), 0.0)
+        return out
+    cg = codes.astype(_code_dtype(n_groups), copy=False)[order]
+    perm = np.argsort(cg, kind="stable")
+    g = cg[perm]
+    del cg
+    cs = np.cumsum(residual[order[perm]])
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    np.not_equal(g[1:], g[:-1], out=first[1:])
+    r = run[perm]
+    del perm
+    np.not_equal(r[1:], r[:-1], out=last[:-1])
+    last[:-1] |= first[1:]
+    del r
+    starts = np.flatnonzero(first)
+    base = np.zeros(starts.shape[0])
+    base[1:] = cs[starts[1:] - 1]
+    ends = np.flatnonzero(last)
+    group_of_end = np.cumsum(first)[ends] - 1
+    v = cs[ends] - base[group_of_end]
+    seg = np.searchsorted(ends, starts)
+    high = np.maximum(np.maximum.reduceat(v, seg), 0.0)
+    low = np.minimum(np.minimum.reduceat(v, seg), 0.0)
+    out[g[starts].astype(np.intp)] = high - low
+    return out
+
+
+def null_variances(p, weight, codes=None, n_groups=1):
+    r"""``sum_i w_i^2 p_i (1 - p_i)`` of every group: the variance of the sum of the
+    residuals ``w_i (y_i - p_i)`` when the outcomes are Bernoulli(``p_i``)."""
+    v = p * (1.0 - p)
+    if weight is not None:
+        v *= weight * weight
+    if codes is None:
+        return np.array([float(v.sum())])
+    return np.bincount(codes, v, minlength=n_groups)
+
+
+#: below this, ``1 - CDF`` of the small-argument series; above, Feller's series of the
+#: tail (both converge to full double precision there within a few dozen terms)
+_SWITCH = 1.5
+
+
+def _range_cdf(x):
+    """CDF of the range of standard Brownian motion on [0, 1] (Feller 1951), the
+    series that converges fast for small ``x``."""
+    k = np.arange(60)[:, None] + 0.5
+    a = (k * np.pi) ** 2
+    terms = (8.0 / x**2 + 2.0 / a) * np.exp(-2.0 * a / x**2)
+    return terms.sum(axis=0)
+
+
+def _range_sf_tail(x):
+    """Survival function of the range, Feller's series
+    ``8 sum_k (-1)^(k-1) k Q(k x)`` (``Q`` the standard normal survival function),
+    which converges fast for large ``x`` and keeps its relative precision."""
+    k = np.arange(1, 40)[:, None]
+    sign = np.where(k % 2 == 1, 1.0, -1.0)
+    return 8.0 * (sign * k * special.ndtr(-k * x)).sum(axis=0)
+
+
+def brownian_range_sf(x):
+    r"""Survival function of the range of standard Brownian motion on [0, 1].
+
+    ``P(max_t B_t - min_t B_t > x)`` (Feller 1951, "The asymptotic distribution of the
+    range of sums of independent random variables"): the limit distribution of the
+    cumulative calibration error over its null standard deviation (Arrieta-Ibarra et
+    al. 2022; Tygert 2023, "Calibration of P-values for calibration and for deviation
+    of a subpopulation from the full population"):
+
+    .. math::
+
+        P(R \le x) = \sum_{k \ge 0} \Bigl(\frac{8}{x^2} + \frac{2}{\pi^2 (k + 1/2)^2}\Bigr)
+            e^{-2 \pi^2 (k + 1/2)^2 / x^2},
+        \qquad P(R > x) = 8 \sum_{k \ge 1} (-1)^{k-1} k\, Q(k x),
+
+    the first series for ``x < 1.5``, the second (which keeps the relative precision of
+    tiny p-values) above.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    flat = np.atleast_1d(x).ravel()
+    out = np.ones_like(flat)
+    pos = flat > 0
+    small = pos & (flat < _SWITCH)
+    if small.any():
+        out[small] = np.clip(1.0 - _range_cdf(flat[small]), 0.0, 1.0)
+    big = flat >= _SWITCH
+    if big.any():
+        out[big] = np.clip(_range_sf_tail(flat[big]), 0.0, 1.0)
+    out[np.isnan(flat)] = np.nan
+    return out.reshape(x.shape) if x.ndim else float(out[0])
