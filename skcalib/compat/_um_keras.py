@@ -534,24 +534,21 @@ class AUC:
             per example with ``(N, L)`` inputs).
         """
         pos, yp, w = self._inputs(y_true, y_pred, sample_weight)
-        if self.multi_label:
-            columns = [(pos[:, j], yp[:, j], w[:, j]) for j in range(yp.shape[1])]
-            if self.true_positives is None:
-                self.num_labels = yp.shape[1]
-                self.reset_state()
-        else:
-            columns = [(pos.reshape(-1), yp.reshape(-1), w.reshape(-1))]
-        thr = np.asarray(self.thresholds)
-        for j, (pos_j, yp_j, w_j) in enumerate(columns):
+        if not self.multi_label:  # one column
+            pos, yp, w = (a.reshape(-1, 1) for a in (pos, yp, w))
+        elif self.true_positives is None:
+            self.num_labels = yp.shape[1]
+            self.reset_state()
+        for j in range(yp.shape[1]):
             at = (slice(None), j) if self.multi_label else slice(None)
             for mask, hit, miss in (
-                (pos_j, self.true_positives, self.false_negatives),
-                (~pos_j, self.false_positives, self.true_negatives),
+                (pos[:, j], self.true_positives, self.false_negatives),
+                (~pos[:, j], self.false_positives, self.true_negatives),
             ):
-                order = np.argsort(yp_j[mask], kind="stable")
-                s = yp_j[mask][order]
-                cw = np.concatenate([[0.0], np.cumsum(w_j[mask][order])])
-                below = cw[np.searchsorted(s, thr, side="right")]  # weight of y_pred <= t
+                order = np.argsort(yp[mask, j], kind="stable")
+                cw = np.concatenate([[0.0], np.cumsum(w[mask, j][order])])
+                # the weight of the predictions <= each threshold (negative there)
+                below = cw[np.searchsorted(yp[mask, j][order], self.thresholds, side="right")]
                 hit[at] += (cw[-1] - below).astype(self.dtype)
                 miss[at] += below.astype(self.dtype)
 
