@@ -92,6 +92,7 @@ from ._ensembles._information_criteria import (
     psis_loo,
 )
 from ._ensembles._members import check_member_ensemble, log_likelihood_matrix
+from ._groups._cumulative import cumulative_calibration_error
 from ._regression._metrics import (
     crps,
     log_score,
@@ -99,7 +100,6 @@ from ._regression._metrics import (
     regression_calibration_error,
     weighted_interval_score,
 )
-from ._groups._cumulative import cumulative_calibration_error
 from ._regression._scores import crps_normal, normal_negative_log_likelihood
 from ._scoring._scoring_rules import brier_score, negative_log_likelihood
 from ._selective import area_under_risk_coverage, oracle_collaborative_accuracy
