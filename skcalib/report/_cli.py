@@ -12,10 +12,10 @@ import sys
 
 import numpy as np
 
-from ._io import PredictionsFileError, read_predictions
+from ._io import PredictionsFileError, open_table, read_npz, renormalize
 from ._progress import Progress
 from ._report import calibration_report
-from ._stream import is_dataset_path, stream_report
+from ._stream import TableReport, _show
 
 __all__ = ["add_report_parser", "run_report"]
 
@@ -225,27 +225,6 @@ def _error(message, stream=None):
     return 2
 
 
-_LOCATION = re.compile(r"\brow (\d+)\b|\bindex (\d+)|y_proba\[(\d+)")
-
-
-def _locate(message, pred):
-    """Append the file line of the row a validation message points at (CSV input)."""
-    if not pred.lines:
-        return message
-    model = "model"
-    m = re.match(r"model '(.*?)': ", message)
-    if m:
-        model = m.group(1)
-    lines = pred.lines.get(model)
-    hit = _LOCATION.search(message)
-    if lines is None or hit is None:
-        return message
-    i = int(next(g for g in hit.groups() if g is not None))
-    if 0 <= i < len(lines):
-        return f"{message} (row {i} is line {int(lines[i])} of the file)"
-    return message
-
-
 def run_report(args):
     """Run ``skcalib report`` for parsed arguments; return the exit status."""
     if args.demo and args.predictions is not None:
@@ -276,13 +255,11 @@ def run_report(args):
             proba_cols = [c.strip() for c in args.proba_cols.split(",") if c.strip()]
         try:
             reports = _file_reports(src, args, proba_cols)
-        except _MetricError as err:
-            msg = _locate(_message(err.exc), err.pred)
+        except (ValueError, OSError) as exc:
+            msg = _message(exc)
             if "sum to 1" in msg and not args.renormalize:
                 msg += " (if the probabilities were rounded when saved, add --renormalize)"
             return _error(f"{src}: {msg}")
-        except (PredictionsFileError, OSError) as exc:
-            return _error(f"{src}: {_message(exc)}")
 
     print("\n\n".join(r.to_string(digits=args.digits) for r in reports))
     if args.out is not None:
@@ -338,14 +315,6 @@ def _write_html(reports, args):
     return 0
 
 
-class _MetricError(Exception):
-    """A metric rejected the predictions read from a file (``exc``, with ``pred``)."""
-
-    def __init__(self, exc, pred):
-        super().__init__(str(exc))
-        self.exc, self.pred = exc, pred
-
-
 def _split(values):
     out = []
     for v in values or ():
@@ -354,131 +323,62 @@ def _split(values):
 
 
 def _file_reports(src, args, proba_cols):
-    """The reports of a predictions file; :class:`_MetricError` when a metric rejects it."""
+    """The report of a predictions file, directory or glob (a list of one report)."""
     by = _split(args.by)
-    on_dask = args.scheduler is not None or args.dask
+    labels = _split([args.labels]) if args.labels is not None else None
     if args.scheduler is not None and args.dask:
         raise PredictionsFileError("give either --scheduler ADDRESS or --dask, not both")
-    if on_dask and not is_dataset_path(src):
-        raise PredictionsFileError("--scheduler and --dask apply to Parquet files and datasets")
-    if on_dask:
+    if os.path.splitext(os.fspath(src))[1].lower() == ".npz" and os.path.isfile(src):
+        return [_npz_report(src, args, by, labels)]
+    if args.scheduler is not None or args.dask:
         from ._dask import dask_report
 
         if args.sep is not None:
             raise PredictionsFileError("--sep applies to .csv files, not to Parquet files")
         return [
-            dask_report(
-                src,
-                scheduler=args.scheduler,
-                label_col=args.label_col,
-                proba_cols=proba_cols,
-                model_col=args.model_col,
-                by=by,
-                labels=_split([args.labels]) if args.labels is not None else None,
-                renormalize=args.renormalize,
-                n_bins=args.n_bins,
-                progress=Progress(),
-            )
-        ]
-    if is_dataset_path(src):
-        if args.sep is not None:
-            raise PredictionsFileError("--sep applies to .csv files, not to Parquet files")
-        labels = _split([args.labels]) if args.labels is not None else None
-        return [
-            stream_report(
-                src,
-                label_col=args.label_col,
-                proba_cols=proba_cols,
-                model_col=args.model_col,
-                by=by,
-                labels=labels,
-                renormalize=args.renormalize,
-                n_bins=args.n_bins,
-                progress=Progress(),
-            )
-        ]
-    if args.labels is not None:
-        raise PredictionsFileError("--labels applies to Parquet files and datasets")
-    options = {
-        "label_col": args.label_col,
-        "proba_cols": proba_cols,
-        "model_col": args.model_col,
-        "renormalize": args.renormalize,
-        "sep": args.sep,
-        "by": by,
-    }
-    pred = read_predictions(src, **options)
-    args._html_inputs = [_inputs_of(pred)]
+            dask_report(src, scheduler=args.scheduler, label_col=args.label_col,
+                        proba_cols=proba_cols, model_col=args.model_col, by=by, labels=labels,
+                        renormalize=args.renormalize, n_bins=args.n_bins, progress=Progress())
+        ]  # fmt: skip
+    table = open_table(src, sep=args.sep)
+    # the rows of one CSV file are kept for the figures of in-memory predictions
+    keep = table.fmt == "csv" and len(table.dataset.files) == 1
+    keep = keep and (args.out is not None or args.html is not None)
+    run = TableReport(table, label_col=args.label_col, proba_cols=proba_cols,
+                      model_col=args.model_col, by=by, labels=labels,
+                      renormalize=args.renormalize, n_bins=args.n_bins, keep_rows=keep)  # fmt: skip
+    progress = Progress(total=table.dataset.count_rows() if table.fmt == "parquet" else None)
     try:
-        return [_report_of(pred, args.n_bins)]
-    except (ValueError, KeyError) as exc:
-        if not pred.fast:
-            raise _MetricError(exc, pred) from exc
-    # the rows of the fast CSV reader have no line numbers: the reference reader reads
-    # the file again, for the message with the file line of the bad row
-    pred = read_predictions(src, **options, fast=False)
-    try:
-        return [_report_of(pred, args.n_bins)]
-    except (ValueError, KeyError) as exc:
-        raise _MetricError(exc, pred) from exc
+        run.run(progress)
+    finally:
+        progress.close()
+    report = run.report()
+    if keep:
+        args._html_inputs = [run.inputs(report)]
+    return [report]
 
 
-def _inputs_of(pred):
-    """The arguments of :func:`calibration_report` for ``pred`` (as :func:`_report_of`)."""
-    multi = len(pred.y_proba) > 1
-    y_proba = pred.y_proba if multi else pred.y_proba["model"]
-    if pred.classes is None:
-        return {
-            "y_true": pred.y_true,
-            "y_proba": y_proba,
-            "labels": pred.labels,
-            "pos_label": pred.pos_label,
-        }
-    return {
-        "y_true": pred.y_codes if multi else pred.y_codes["model"],
-        "y_proba": y_proba,
-        "labels": np.arange(len(pred.classes)),
-        "pos_label": pred.pos_index,
-    }
-
-
-def _report_of(pred, n_bins):
-    """The report of predictions read from a file.
-
-    When the labels were encoded once (``pred.classes``), the metrics get the integer
-    codes with ``labels=0..k-1`` (so no metric sorts the labels again) and the report
-    names the classes afterwards; the numbers are those of the labels themselves.
-    """
-    multi = len(pred.y_proba) > 1
-    y_proba = pred.y_proba if multi else pred.y_proba["model"]
-    if pred.classes is None:
-        return calibration_report(
-            pred.y_true,
-            y_proba,
-            n_bins=n_bins,
-            labels=pred.labels,
-            pos_label=pred.pos_label,
-            title=pred.title,
-        )
-    y_codes = pred.y_codes if multi else pred.y_codes["model"]
-    report = calibration_report(
-        y_codes,
-        y_proba,
-        n_bins=n_bins,
-        labels=np.arange(len(pred.classes)),
-        pos_label=pred.pos_index,
-        title=pred.title,
-    )
-    for m in report.models:
-        report.classes[m] = np.asarray(pred.classes)[np.asarray(report.classes[m], dtype=int)]
-        pos = report.positive_class[m]
-        if pos is not None:
-            report.positive_class[m] = _py(pred.classes[int(pos)])
+def _npz_report(src, args, by, labels):
+    for opt, val in (("--label-col", args.label_col), ("--proba-cols", args.proba_cols),
+                     ("--model-col", args.model_col), ("--by", by or None), ("--labels", labels),
+                     ("--sep", args.sep)):  # fmt: skip
+        if val is not None:
+            what = (
+                "--sep applies to .csv files"
+                if opt == "--sep"
+                else (f"{opt} applies to .csv and .parquet tables")
+            )
+            raise PredictionsFileError(
+                f"{what}, not to .npz files (which hold arrays y_true, y_proba and "
+                "optionally labels)"
+            )
+    y, P, file_labels = read_npz(src)
+    if args.renormalize:
+        P = renormalize(np.asarray(P, dtype=np.float64))
+    title = os.path.splitext(os.path.basename(src))[0]
+    report = calibration_report(y, P, n_bins=args.n_bins, labels=file_labels, title=title)
+    args._html_inputs = [{"y_true": y, "y_proba": P, "labels": file_labels}]
     return report
-
-
-def _py(v):
-    return v.item() if isinstance(v, np.generic) else v
 
 
 def _message(exc):
@@ -505,25 +405,6 @@ def _csv_value(v):
     return str(v)
 
 
-def _group_of(name, by):
-    """The ``"col=value, ..."`` part of a row name ``"col=value, ..., model"``.
-
-    Read from the left, one ``--by`` column after the other (so a model name may hold
-    ``", "``; a value may too, except the last one); None if the name does not fit.
-    """
-    parts = name.split(", ")
-    key, i = [], 0
-    for j, col in enumerate(by):
-        if i >= len(parts) or not parts[i].startswith(f"{col}="):
-            return None
-        piece, i = parts[i], i + 1
-        following = by[j + 1] if j + 1 < len(by) else None
-        while following is not None and i < len(parts) and not parts[i].startswith(f"{following}="):
-            piece, i = f"{piece}, {parts[i]}", i + 1
-        key.append(piece)
-    return ", ".join(key) if i < len(parts) else None
-
-
 def by_sections(reports, inputs, *, by, has_model_col):
     """Split each report of ``--by`` rows into one report per group, for the HTML page.
 
@@ -539,8 +420,14 @@ def by_sections(reports, inputs, *, by, has_model_col):
     out_reports, out_inputs = [], []
     for r, inp in zip(reports, inputs, strict=True):
         groups = {}
+        keys = getattr(r, "groups", None) or {}
         for m in r.models:
-            key = (_group_of(m, by) if has_model_col else None) or m
+            key = keys.get(m, m)
+            if key is None:  # an overall row
+                continue
+            if isinstance(key, tuple):
+                part = key[: len(by)] if has_model_col else key
+                key = ", ".join(f"{c}={_show(v)}" for c, v in zip(by, part, strict=False))
             groups.setdefault(key, []).append(m)
         for key, models in groups.items():
             sub = CalibrationReport(

@@ -1,676 +1,603 @@
-"""Streamed reports of Parquet predictions: a file, a directory of files or a glob.
+"""The report of a CSV or Parquet table, computed record batch by record batch.
 
-The dataset is read file by file and, within a file, record batch by record batch (a
-row group at most at a time), each batch going through the
-:class:`~skcalib.streaming.CalibrationAccumulator` of its group (model, ``--by`` values).
-The batches are read and added one after the other, in file order.  Memory is bounded
-by the size of a row group and the number of groups, never by the number of rows; the
-equal-width numbers (ECE, MCE, SCE, the reliability curve, Brier score, accuracy) are
-those of the in-memory report on the same rows.
+Each batch is read once (:meth:`~skcalib.report._io.Table.batches`), its labels are
+encoded to the class codes ``0..k-1`` and its groups (model, ``--by`` values) to integer
+codes by running key -> code dicts (a few Python operations per *distinct* value of a
+batch, never per row), and one call of
+:func:`~skcalib.metrics._statistics.chunk_statistics` with those group codes gives the
+statistics of every group of the batch, merged into those of the batches before.  Memory
+is bounded by the size of a batch and the number of groups, never by the number of rows;
+the equal-width numbers (ECE, MCE, SCE, the reliability curve, Brier score, accuracy) are
+those of the in-memory metrics on the same rows, and the equal-mass RMSCE takes its edges
+on the fine histogram of :class:`~skcalib.streaming.CalibrationAccumulator`.
 
-Labels are encoded once per batch, by hashing against the sorted classes found by a first
-pass over the label column alone (or given with ``--labels``); the accumulators see
-integer codes ``0..k-1``.  Integer labels are first tried as the classes 0 and 1, which
-are their own codes, without that pass (:func:`_speculate_binary`).
-
-Two functions are the seams for other ways of producing batches or accumulators (a Dask
-cluster): :func:`accumulate_batches` takes *any* iterable of ``pyarrow.RecordBatch`` (or
-``(batch, source)`` pairs) and a :class:`StreamSpec`; :func:`report_from_accumulators`
-turns ``{row name: CalibrationAccumulator}`` -- e.g. the merged partition accumulators of a
-Dask DataFrame -- into the :class:`~skcalib.report.CalibrationReport` that
-``skcalib report`` prints.
+Group keys are values: a null is a group of its own (shown ``null``; a text value that
+could be confused with it, or holds ``", "`` or ``"="``, is shown quoted), several
+columns make a tuple.  Groups are reported sorted by key, followed by the overall row
+(one per model with a model column).
 """
 
 from __future__ import annotations
 
-import glob
-import math
-import os
 import re
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._core._validation import check_classification_input
+from ..metrics._statistics import CalibrationStatistics, chunk_statistics
 from ..streaming import CalibrationAccumulator
 from ._io import (
     RENORMALIZE_TOLERANCE,
     PredictionsFileError,
-    _check_range,
-    _list,
-    _one_line,
-    _py,
-    _renormalize,
-    _type_labels,
-    check_group_columns,
-    class_plan,
-    code_dtype,
-    resolve_proba_columns,
+    _is_number,
+    _pyarrow,
+    label_key,
+    listed,
 )
+from ._io import renormalize as _renormalize
 from ._report import CalibrationReport, _metric_columns
 
-__all__ = [
-    "StreamSpec",
-    "accumulate_batches",
-    "batch_rows",
-    "is_dataset_path",
-    "open_dataset",
-    "report_from_accumulators",
-    "stream_report",
-]
+__all__ = ["TableReport", "report_from_accumulators", "stream_report"]
 
-#: bytes of the columns of one record batch read from a Parquet file (fixed-width
-#: values; a variable-width value counts :data:`VARIABLE_WIDTH` bytes), and the fewest
-#: and most rows of a batch (see :func:`batch_rows`)
-BATCH_BYTES = 8 << 20
-VARIABLE_WIDTH = 32
-MIN_BATCH_ROWS = 1 << 12
-MAX_BATCH_ROWS = 1 << 20
-
-_GLOB_CHARS = re.compile(r"[*?\[]")
+_INT_RE = re.compile(r"[+-]?\d+")
+_NUMBERS_HINT = "(name the probability columns with --proba-cols if other columns are present)"
 
 
-def _pyarrow():
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.dataset as ds
-    except ImportError as exc:
-        raise PredictionsFileError(
-            "reading Parquet files needs pyarrow (pip install pyarrow, or "
-            "pip install 'skcalib[parquet]'); or save the predictions as .csv or .npz"
-        ) from exc
-    return pa, pc, ds
+class _Labels:
+    """Label values -> class codes, by a dict over the distinct values of each batch."""
 
+    def __init__(self, proba_cols, label_col, given, labels=None, text=True):
+        self.cols, self.label_col, self.given = list(proba_cols), label_col, given
+        self.text = text  # labels read as text (CSV): typed from their values
+        keys = [label_key(c) for c in proba_cols]
+        for i, k in enumerate(keys):
+            if k in keys[:i]:
+                raise PredictionsFileError(
+                    f"columns {proba_cols[keys.index(k)]!r} and {proba_cols[i]!r} name the "
+                    "same class"
+                )
+        order = sorted(range(len(keys)), key=lambda j: keys[j])
+        self.order = order  # probability columns in class order
+        self.index = {keys[j]: i for i, j in enumerate(order)}
+        self.pos_key = keys[0] if len(keys) == 1 else None
+        self.allowed = None if labels is None else {label_key(v): v for v in labels}
+        self.seen = {}  # label value -> code
+        self.values = {}  # key -> first label value of that key
 
-def is_dataset_path(path):
-    """Whether ``path`` is read as a Parquet dataset: a .parquet/.pq file, a directory,
-    or a glob pattern that is not itself an existing file."""
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        return True
-    if os.path.splitext(path)[1].lower() in (".parquet", ".pq"):
-        return True
-    return bool(_GLOB_CHARS.search(path)) and not os.path.exists(path)
+    @property
+    def single(self):
+        return len(self.cols) == 1
 
-
-def open_dataset(path):
-    """The Parquet files of ``path`` as a ``pyarrow.dataset.Dataset``, and a title.
-
-    A file; a directory (every Parquet file below it, Hive partitions ``key=value``
-    becoming columns); or a glob (``preds/*.parquet``, ``**`` recursive).
-    """
-    pa, _, ds = _pyarrow()
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        files = sorted(
-            f
-            for pattern in ("**/*.parquet", "**/*.pq", "**/*.PARQUET")
-            for f in glob.glob(os.path.join(path, pattern), recursive=True)
+    def encode(self, arr, where):
+        pa, pc, _, _ = _pyarrow()
+        if arr.null_count:
+            i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
+            raise _Located(f"label column {self.label_col!r} is empty at {{row {i}}}", where)
+        enc = pc.dictionary_encode(arr)
+        if isinstance(enc, pa.ChunkedArray):
+            enc = enc.combine_chunks()
+        values = enc.dictionary.to_pylist()
+        new = [v for v in values if v not in self.seen]
+        for v in new:
+            k = label_key(v)
+            if self.allowed is not None and k not in self.allowed:
+                i = int(np.flatnonzero(np.asarray(arr.to_pylist(), dtype=object) == v)[0])
+                raise _Located(
+                    f"label {v!r} at {{row {i}}} is not among the classes "
+                    f"{listed(self.allowed.values())} (given with --labels)",
+                    where,
+                )
+            if v == "":
+                i = values.index(v)
+                i = int(np.flatnonzero(enc.indices.to_numpy(zero_copy_only=False) == i)[0])
+                raise _Located(f"label column {self.label_col!r} is empty at {{row {i}}}", where)
+            self.values.setdefault(k, v)
+        if new:
+            self._check()
+            for v in new:
+                k = label_key(v)
+                self.seen[v] = int(k == self.pos_key) if self.single else self.index[k]
+        lut = np.array(
+            [self.seen[v] for v in values], dtype=np.int32 if len(values) > 127 else np.int8
         )
-        if not files:
+        return lut[enc.indices.to_numpy(zero_copy_only=False)]
+
+    def _check(self):
+        """Raise for labels that fit no column (the messages name every label seen)."""
+        keys = list(self.values)
+        numbers = all(k[0] == "num" for k in keys)
+        shown = listed(self._typed(sorted(keys)))
+        if self.single:
+            name, (kind, _) = self.cols[0], self.pos_key
+            others = [k for k in keys if k != self.pos_key]
+            if (
+                kind == "str"
+                and numbers
+                and self.given
+                and set(keys) <= {("num", 0.0), ("num", 1.0), ("num", -1.0)}
+                and not {("num", 0.0), ("num", -1.0)} <= set(keys)
+            ):
+                self.pos_key = ("num", 1.0)  # P(class 1), as the metrics' default
+                return
+            if kind == "str" and numbers:
+                hint = _NUMBERS_HINT
+                if set(keys) <= {("num", 0.0), ("num", 1.0), ("num", -1.0)}:
+                    hint = (
+                        f"(if it is the probability of class 1, give it with --proba-cols {name}; "
+                        "if other columns are present, name the probability columns with "
+                        "--proba-cols)"
+                    )
+                raise PredictionsFileError(
+                    f"probability column {name!r} does not name a class: the labels in "
+                    f"column {self.label_col!r} are numbers {hint}"
+                )
+            if others and self.pos_key not in keys and len(keys) >= 2:
+                raise PredictionsFileError(
+                    f"the only probability column {name!r} must be named after the positive "
+                    f"class, one of the labels in column {self.label_col!r}: {shown}"
+                )
+            if len(others) > 1:
+                raise PredictionsFileError(
+                    f"a single probability column ({name!r}) is the positive-class "
+                    f"probability of a binary problem, but column {self.label_col!r} has "
+                    f"{len(keys)} labels: {shown}; give one column per class"
+                )
+            return
+        if numbers:
+            for c in self.cols:
+                if label_key(c)[0] == "str":
+                    raise PredictionsFileError(
+                        f"probability column {c!r} does not name a class: the labels in "
+                        f"column {self.label_col!r} are numbers {_NUMBERS_HINT}"
+                    )
+        missing = [k for k in sorted(keys) if k not in self.index]
+        if missing:
             raise PredictionsFileError(
-                "is a directory without .parquet files (expected a predictions file, a "
-                "directory of Parquet files or a glob)"
+                f"labels in column {self.label_col!r} without a probability column: "
+                f"{listed(self._typed(missing))} (the probability columns are "
+                f"{listed(self.cols)})"
             )
-        source, title = path, os.path.basename(os.path.normpath(path))
-        kwargs = {"partitioning": "hive"}
-    elif os.path.exists(path):
-        source, title, kwargs = path, os.path.splitext(os.path.basename(path))[0], {}
-    else:
-        files = sorted(glob.glob(path, recursive=True))
-        if not files:
-            raise PredictionsFileError(
-                "no such file" if not _GLOB_CHARS.search(path) else "no file matches the glob"
+
+    def _typed(self, keys):
+        """The labels of ``keys``, as integers, floats, booleans or text."""
+        vals = [
+            self.values.get(k, self.cols[self.order[self.index[k]]] if k in self.index else k[1])
+            for k in keys
+        ]
+        if all(isinstance(v, bool) for v in vals) and vals:
+            return vals
+        if not self.text and any(isinstance(v, str) for v in self.values.values()):
+            return [str(v) for v in vals]
+        if all(k[0] == "num" for k in keys):
+            ints = all(
+                isinstance(v, int) or (isinstance(v, str) and _INT_RE.fullmatch(v)) for v in vals
             )
-        dirs = [f for f in files if os.path.isdir(f)]
-        if dirs:
-            raise PredictionsFileError(f"the glob matches a directory: {dirs[0]!r}")
-        source, kwargs = files, {}
-        title = os.path.splitext(os.path.basename(path))[0] or "dataset"
-    try:
-        dataset = ds.dataset(source, format="parquet", **kwargs)
-    except (OSError, ValueError, pa.ArrowException) as exc:
-        raise PredictionsFileError(f"not a readable Parquet dataset: {_one_line(exc)}") from exc
-    return dataset, title
+            return [int(k[1]) if ints else float(k[1]) for k in keys]
+        return [str(v) for v in vals]
+
+    def classes(self):
+        """The classes in code order, and the positive class (binary) or None."""
+        if not self.single:
+            keys = sorted(self.index)
+            seen = [k for k in keys if k in self.values]
+            kinds = self._typed(seen) if seen else []
+            typed = dict(zip(seen, kinds, strict=True))
+            if seen and all(isinstance(v, int | float) and not isinstance(v, bool) for v in kinds):
+                f = int if all(isinstance(v, int) for v in kinds) else float
+                return [typed.get(k, f(k[1])) if k[0] == "num" else k[1] for k in keys], None
+            return [typed.get(k, self.cols[self.order[i]]) for i, k in enumerate(keys)], None
+        keys = list(self.values)
+        if self.pos_key not in keys:
+            keys.append(self.pos_key)
+        typed = dict(zip(keys, self._typed(keys), strict=True))
+        pos = typed[self.pos_key]
+        neg = [typed[k] for k in keys if k != self.pos_key]
+        if not neg:  # the negative class never occurs: named as the metrics name it
+            try:
+                data = check_classification_input([pos], [0.5], pos_label=pos)
+                neg = [v for v in data.classes.tolist() if v != pos]
+            except ValueError:
+                neg = [f"not {pos}"]
+        return [neg[0], pos], pos
 
 
-def batch_rows(schema, columns):
-    """Rows per record batch of ``columns`` of ``schema``: about :data:`BATCH_BYTES`.
+class _Located(PredictionsFileError):
+    """A message with a ``{row i}`` placeholder, located in its file by the reader."""
 
-    Wide rows (many probability columns) come in fewer rows, so that the memory of a
-    batch does not grow with the number of classes; narrow rows (binary predictions) in
-    up to :data:`MAX_BATCH_ROWS`, so that the fixed work of a batch is spread over many
-    rows.
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> schema = pa.schema([("y", pa.int8()), ("1", pa.float32())])
-    >>> batch_rows(schema, ["y", "1"])
-    1048576
-    >>> wide = pa.schema([("y", pa.string())] + [(str(k), pa.float64()) for k in range(100)])
-    >>> batch_rows(wide, wide.names)
-    10082
-    """
-    width = 0
-    for name in columns:
-        try:
-            width += max(schema.field(name).type.bit_width // 8, 1)
-        except ValueError:  # strings and other variable-width values
-            width += VARIABLE_WIDTH
-    return int(min(MAX_BATCH_ROWS, max(MIN_BATCH_ROWS, BATCH_BYTES // max(width, 1))))
+    def __init__(self, message, where):
+        super().__init__(message)
+        self.message, self.where = message, where
 
 
-def _columns(schema):
-    """The data columns of a schema (pandas' stored index columns left out)."""
-    index = set()
-    meta = schema.pandas_metadata if schema.metadata else None
-    if meta:
-        index = {c for c in meta.get("index_columns", []) if isinstance(c, str)}
-    return [n for n in schema.names if n not in index and not n.startswith("__index_level_")]
+def _show(value):
+    """A group value as shown in a row name (nulls and confusable text quoted)."""
+    if value is None:
+        return "null"
+    if isinstance(value, str) and (
+        value in ("null", "") or ", " in value or "=" in value or value[:1] in "'\""
+    ):
+        return repr(value)
+    return str(value)
 
 
-@dataclass
-class StreamSpec:
-    """What to read from each batch and how to encode it (see :func:`make_spec`)."""
-
-    label_col: str
-    #: probability columns in class order
-    proba_cols: list
-    #: the probability columns as given (for messages)
-    given_cols: list
-    proba_cols_given: bool
-    model_col: object
-    by: list
-    #: the sorted distinct labels, a pyarrow array, and their index in ``classes``
-    present: object
-    lut: object
-    #: the classes of the codes (None: labels passed as they are, see ClassPlan)
-    classes: object
-    pos_label: object = None
-    pos_index: object = None
-    renormalize: bool = False
-    n_bins: int = 15
-    #: the columns to read
-    read: list = field(default_factory=list)
+def _sort_key(key):
+    return tuple((v is None, "" if v is None else v) for v in key)
 
 
-def _label_type_kind(pa, typ):
-    if pa.types.is_dictionary(typ):
-        typ = typ.value_type
-    if pa.types.is_boolean(typ):
-        return "b"
-    if pa.types.is_integer(typ):
-        return "i"
-    if pa.types.is_floating(typ):
-        return "f"
-    return "U"
+class _Groups:
+    """Group key (a tuple of values of the group columns) -> group code, by batch."""
 
+    def __init__(self, columns):
+        self.columns, self.keys, self.index = list(columns), [], {}
 
-def _decode(pa, arr):
-    if isinstance(arr, pa.ChunkedArray):
-        arr = arr.combine_chunks()
-    if pa.types.is_dictionary(arr.type):
-        arr = arr.dictionary_decode()
-    return arr
-
-
-def _present_labels(pa, pc, dataset, label_col):
-    """Sorted distinct labels: a pass over the label column alone."""
-    return _sorted_labels([_distinct_labels(pa, pc, _fragment_batches(dataset, [label_col]))])
-
-
-def _distinct_labels(pa, pc, items):
-    """The distinct values (a pyarrow array, None without rows) of the label column, the
-    only column of the batches of ``items`` (``(batch, (file name, first row))``); an
-    empty label raises :class:`PredictionsFileError` naming its row."""
-    seen = None
-    for batch, (where, offset) in items:
-        col = _decode(pa, batch.column(0))
-        if col.null_count:
-            i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-            raise PredictionsFileError(
-                f"label column {batch.schema.names[0]!r} is empty at row {i + offset} of {where}"
+    def encode(self, batch):
+        if not self.columns:
+            return None
+        pa, pc, _, _ = _pyarrow()
+        parts = []
+        for c in self.columns:
+            enc = pc.dictionary_encode(batch.column(c), null_encoding="encode")
+            if isinstance(enc, pa.ChunkedArray):
+                enc = enc.combine_chunks()
+            parts.append(
+                (
+                    enc.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                    enc.dictionary.to_pylist(),
+                )
             )
-        u = pc.unique(col)
-        seen = u if seen is None else pc.unique(pa.concat_arrays([seen, u.cast(seen.type)]))
-    return seen
+        packed, values = parts[0][0], [(v,) for v in parts[0][1]]
+        for idx, vals in parts[1:]:
+            packed = packed * len(vals) + idx
+            values = [a + (b,) for a in values for b in vals]
+        if len(parts) > 1:  # the combinations that occur, by hashing
+            enc = pc.dictionary_encode(pa.array(packed))
+            packed = enc.indices.to_numpy(zero_copy_only=False)
+            values = [values[u] for u in enc.dictionary.to_pylist()]
+        for key in values:
+            if key not in self.index:
+                self.index[key] = len(self.keys)
+                self.keys.append(key)
+        lut = np.array([self.index[k] for k in values], dtype=np.intp)
+        return lut[packed]
 
 
-def _sorted_labels(parts):
-    """The sorted distinct labels of the :func:`_distinct_labels` of parts of a dataset."""
-    pa, pc, _ = _pyarrow()
-    parts = [u for u in parts if u is not None]
-    if not parts:
-        raise PredictionsFileError("the dataset has no rows")
-    seen = pc.unique(pa.concat_arrays([u.cast(parts[0].type) for u in parts]))
-    values = seen.to_numpy(zero_copy_only=False)
-    if values.dtype.kind == "O":
-        values = values.astype(str)
-    return np.sort(values)
+def _grow(st, n_groups):
+    """``st`` with empty groups appended up to ``n_groups``."""
+    if st.n_groups == n_groups:
+        return st
+    fields = {}
+    for name in st.summed_fields():
+        a = getattr(st, name)
+        fields[name] = np.concatenate([a, np.zeros((n_groups - a.shape[0], *a.shape[1:]), a.dtype)])
+    return CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
 
 
-def make_spec(
-    dataset,
-    *,
-    label_col="y",
-    proba_cols=None,
-    model_col=None,
-    by=(),
-    labels=None,
-    renormalize=False,
-    n_bins=15,
-    present=None,
-):
-    """Check the columns of a dataset and find its classes (a pass over the labels).
-
-    ``present``: the sorted distinct labels, when known (no pass over the labels).
-    """
-    pa, pc, _ = _pyarrow()
-    schema = dataset.schema
-    names = _columns(schema)
-    by = list(by)
-    reserved = check_group_columns(names, label_col, model_col, by)
-    proba_cols, given = resolve_proba_columns(
-        names, proba_cols, reserved, label_col=label_col, model_col=model_col, where="dataset"
-    )
-    for c in proba_cols:
-        typ = schema.field(c).type
-        if not (pa.types.is_floating(typ) or pa.types.is_integer(typ)):
-            raise PredictionsFileError(
-                f"probability column {c!r} is not numeric (type {typ}) (name the probability "
-                "columns with --proba-cols if other columns are present)"
-            )
-    kind = _label_type_kind(pa, schema.field(label_col).type)
-    if present is not None:
-        pass
-    elif labels is None:
-        present = _present_labels(pa, pc, dataset, label_col)
-    else:
-        typed = _type_labels(labels) if kind in "if" else np.array(labels, dtype=str)
-        if kind == "b":
-            typed = np.array([str(v).lower() in ("true", "1") for v in labels])
-        if kind == "i" and typed.dtype.kind != "i":
-            raise PredictionsFileError(
-                f"--labels must be integers: the labels in column {label_col!r} are integers"
-            )
-        present = np.unique(typed.astype(np.float64) if kind == "f" else typed)
-    plan = class_plan(proba_cols, present, label_col)
-    value_type = schema.field(label_col).type
-    if pa.types.is_dictionary(value_type):
-        value_type = value_type.value_type
-    return StreamSpec(
-        label_col=label_col,
-        proba_cols=[proba_cols[j] for j in plan.order],
-        given_cols=list(proba_cols),
-        proba_cols_given=given,
-        model_col=model_col,
-        by=by,
-        present=pa.array(present.tolist(), type=value_type),
-        lut=plan.lut,
-        classes=plan.classes,
-        pos_label=plan.pos_label,
-        pos_index=plan.pos_index,
-        renormalize=renormalize,
-        n_bins=n_bins,
-        read=[label_col, *proba_cols, *by, *([model_col] if model_col else [])],
-    )
-
-
-def _name(fragment):
-    return os.path.basename(getattr(fragment, "path", "") or "") or "the dataset"
+def _sum_groups(st, groups):
+    """The statistics of the union of ``groups`` (one group)."""
+    fields = {
+        name: getattr(st, name)[groups].sum(axis=0, keepdims=True) for name in st.summed_fields()
+    }
+    return CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
 
 
 _AT = re.compile(r"(y_proba\[)(\d+)((?:, \d+)?\])|(\b(?:row|index) )(\d+)")
 
 
-def _locate(message, rows, offset, where, columns):
-    """Turn the row numbers of a chunk's message into rows of the file, naming the column
-    of a ``y_proba[i, j]`` entry."""
-    column = []
-
-    def sub(m):
-        if m.group(1):
-            i = int(m.group(2))
-            j = re.findall(r"\d+", m.group(3))
-            if j and int(j[0]) < len(columns):
-                column.append(columns[int(j[0])])
-            return f"{m.group(1)}{_file_row(i, rows, offset)}{m.group(3)}"
-        return f"{m.group(4)}{_file_row(int(m.group(5)), rows, offset)}"
-
-    out = _AT.sub(sub, message)
-    extra = f", column {column[0]!r}" if column else ""
-    return f"{out} (rows of {where}{extra})"
-
-
-def _file_row(i, rows, offset):
-    return offset + (int(rows[i]) if rows is not None and i < len(rows) else i)
-
-
-def accumulate_batches(batches, spec, *, accumulators=None, progress=None):
-    """Feed record batches to one accumulator per group; return ``{group: accumulator}``.
-
-    Each batch's statistics are computed and merged into the accumulators of its
-    groups before the next batch is read: the result does not depend on how the rows are
-    cut into batches, up to the order of floating-point additions, and the first bad
-    batch raises.
+class TableReport:
+    """The statistics of a table, batch by batch (see the module docstring).
 
     Parameters
     ----------
-    batches : iterable
-        ``pyarrow.RecordBatch`` objects holding the columns ``spec.read``, or pairs
-        ``(batch, (source name, first row of the batch in it))`` for messages.
-    spec : StreamSpec
-        The columns and the encoding of the labels (:func:`make_spec`).
-    accumulators : dict, default=None
-        Accumulators to add to (the result of an earlier call); a new dict when None.
-    progress : Progress, default=None
-        Told the number of rows of each batch.
-
-    Returns
-    -------
-    dict
-        Row name (``"model"`` without groups; ``"col=value, model"`` with them) to
-        :class:`~skcalib.streaming.CalibrationAccumulator`, in order of first appearance.
+    table : Table
+        The opened table (:func:`~skcalib.report._io.open_table`).
+    label_col, proba_cols, model_col, by, labels, renormalize, n_bins
+        As the options of ``skcalib report``.
+    keep_rows : bool, default=False
+        Also keep the encoded rows (for the figures of in-memory predictions).
     """
-    accs = {} if accumulators is None else accumulators
-    row = 0
-    for item in batches:
-        batch, (where, offset) = item if isinstance(item, tuple) else (item, ("the dataset", row))
-        row += batch.num_rows
-        if batch.num_rows == 0:
-            continue
-        _batch_accumulators(batch, spec, where, offset, into=accs)
-        if progress is not None:
-            progress.update(batch.num_rows)
-    return accs
 
-
-def _batch_accumulators(batch, spec, where, offset, into=None):
-    """``{group: accumulator}`` of the rows of one batch (groups in order of first
-    appearance); a bad batch raises :class:`PredictionsFileError` naming its rows.
-
-    ``into``: a dict of accumulators to which each group's accumulator is merged as soon
-    as it is computed (and returned), rather than a new dict.
-    """
-    pa, pc, _ = _pyarrow()
-    group_cols = [*spec.by, *([spec.model_col] if spec.model_col else [])]
-    n_classes = None if spec.classes is None else len(spec.classes)
-    codes = _codes(pa, pc, batch, spec, where, offset)
-    P = _proba(pa, batch, spec, where, offset)
-    if spec.renormalize and P.ndim == 2:
-        P = _renormalize(P, offset)
-    accs = {} if into is None else into
-    for name, rows in _groups(pa, pc, batch, group_cols, spec.model_col):
-        acc = _new_accumulator(spec, n_classes)
-        y_g = codes if rows is None else codes[rows]
-        P_g = P if rows is None else P[rows]
-        try:
-            acc.update(y_g, P_g)
-        except ValueError as exc:
-            msg = _locate(str(exc), rows, offset, where, spec.proba_cols)
-            if group_cols:
-                msg = f"model {name!r}: {msg}"
-            raise PredictionsFileError(msg) from exc
-        _add_accumulator(accs, name, acc)
-    return accs
-
-
-def _add_accumulator(accs, name, acc):
-    """Merge ``acc`` into ``accs[name]``, or store it there (a new group)."""
-    if name in accs:
-        accs[name].merge(acc)
-    else:
-        accs[name] = acc
-
-
-def _new_accumulator(spec, n_classes):
-    if n_classes is None:
-        return CalibrationAccumulator(n_bins=spec.n_bins, pos_label=spec.pos_label)
-    return CalibrationAccumulator(
-        n_bins=spec.n_bins, labels=np.arange(n_classes), pos_label=spec.pos_index
-    )
-
-
-def _codes(pa, pc, batch, spec, where, offset):
-    col = _decode(pa, batch.column(spec.label_col))
-    if col.null_count:
-        i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-        raise PredictionsFileError(
-            f"label column {spec.label_col!r} is empty at row {i + offset} of {where}"
-        )
-    if spec.classes is not None and pa.types.is_integer(col.type) and _identity_codes(spec):
-        # the labels are their own codes 0..k-1: a range check instead of a lookup
-        codes = col.to_numpy()
-        if codes.min() >= 0 and codes.max() < len(spec.present):
-            return codes
-    if not col.type.equals(spec.present.type):
-        col = col.cast(spec.present.type)
-    idx = pc.index_in(col, value_set=spec.present)
-    if idx.null_count:
-        i = int(np.flatnonzero(idx.is_null().to_numpy(zero_copy_only=False))[0])
-        raise PredictionsFileError(
-            f"label {_py(col[i].as_py())!r} at row {i + offset} of {where} is not among the "
-            f"classes {_list(spec.present.to_pylist())} (given with --labels)"
-        )
-    idx = idx.to_numpy()
-    if spec.classes is None:  # labels passed as they are
-        return spec.present.to_numpy(zero_copy_only=False)[idx]
-    return spec.lut[idx].astype(code_dtype(len(spec.classes)), copy=False)
-
-
-def _identity_codes(spec):
-    """Whether the integer labels are the codes ``0..k-1`` themselves."""
-    present = spec.present.to_numpy(zero_copy_only=False)
-    k = len(present)
-    return (
-        present.dtype.kind in "iu"
-        and np.array_equal(present, np.arange(k))
-        and np.array_equal(spec.lut, np.arange(k))
-    )
-
-
-def _proba(pa, batch, spec, where, offset):
-    arrays = []
-    for c in spec.proba_cols:
-        arr = batch.column(c)
-        if arr.null_count:
-            i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
-            raise PredictionsFileError(
-                f"probability column {c!r} is empty at row {i + offset} of {where}"
-            )
-        arrays.append(arr.to_numpy(zero_copy_only=False))
-    upper = 1.0 if len(arrays) == 1 else 1.0 + RENORMALIZE_TOLERANCE
-    for c, a in zip(spec.proba_cols, arrays, strict=True):
-        if a.size and a.min() >= 0 and a.max() <= upper:  # False for NaN
-            continue
-        _check_range(
-            a,
-            c,
-            None,
-            spec.given_cols,
-            spec.proba_cols_given,
-            upper,
-            offset=offset,
-            where=f" of {where}",
-        )
-    if len(arrays) == 1:
-        a = arrays[0]
-        return a if a.dtype.kind == "f" else a.astype(np.float64)
-    dtype = np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
-    P = np.empty((batch.num_rows, len(arrays)), dtype=dtype)
-    for j, a in enumerate(arrays):
-        P[:, j] = a
-    return P
-
-
-def _groups(pa, pc, batch, group_cols, model_col):
-    """``(name, rows)`` of each group in a batch (``rows`` None: the whole batch)."""
-    if not group_cols:
-        yield "model", None
-        return
-    combined, names = None, None
-    for c in group_cols:
-        enc = pc.dictionary_encode(_decode(pa, batch.column(c)), null_encoding="encode")
-        enc = enc.combine_chunks() if isinstance(enc, pa.ChunkedArray) else enc
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        values = [str(v) for v in enc.dictionary.to_pylist()]
-        shown = [v if c == model_col else f"{c}={v}" for v in values]
-        if combined is None:
-            combined, names = codes, shown
+    def __init__(self, table, *, label_col=None, proba_cols=None, model_col=None, by=(),
+                 labels=None, renormalize=False, n_bins=15, keep_rows=False):  # fmt: skip
+        self.table, self.n_bins, self.renormalize = table, n_bins, renormalize
+        self.label_col = "y" if label_col is None else label_col
+        self.model_col, self.by = model_col, list(by)
+        names = table.names
+        reserved = _check_columns(names, self.label_col, model_col, self.by)
+        given = proba_cols is not None
+        if proba_cols is None:
+            proba_cols = [c for c in names if c not in reserved and self._numeric(c)]
         else:
-            combined = combined * len(shown) + codes
-            names = [f"{a}, {b}" for a in names for b in shown]
-    # a stable sort keeps the rows of each group in ascending order
-    order = np.argsort(combined, kind="stable")
-    sorted_codes = combined[order]
-    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
-    bounds = np.r_[starts, len(order)]
-    # groups in order of first appearance in the batch
-    firsts = [int(order[s]) for s in starts]
-    for g in np.argsort(firsts, kind="stable"):
-        yield names[int(sorted_codes[bounds[g]])], order[bounds[g] : bounds[g + 1]]
+            for c in proba_cols:
+                if c not in names:
+                    raise PredictionsFileError(
+                        f"no probability column {c!r}; the columns are {listed(names)}"
+                    )
+                if c in reserved:
+                    role = "label" if c == self.label_col else "model" if c == model_col else "--by"
+                    raise PredictionsFileError(
+                        f"column {c!r} cannot be both a probability column and the {role} column"
+                    )
+            if len(set(proba_cols)) != len(proba_cols):
+                raise PredictionsFileError("--proba-cols names a column twice")
+            if table.fmt == "parquet":
+                for c in proba_cols:
+                    if c not in table.numeric:
+                        typ = table.dataset.schema.field(c).type
+                        raise PredictionsFileError(
+                            f"probability column {c!r} is not numeric (type {typ}) {_NUMBERS_HINT}"
+                        )
+        if not proba_cols:
+            raise PredictionsFileError(
+                f"no probability columns: the file has only {listed(names)}; give one column "
+                "of predicted probabilities per class, named by the class"
+            )
+        self.proba_cols, self.given = list(proba_cols), given
+        self.labels = _Labels(proba_cols, self.label_col, given, labels, table.fmt == "csv")
+        self.groups = _Groups([*self.by, *([model_col] if model_col else [])])
+        self.keep = [] if keep_rows else None
+        self.stats = self.data = None
+        self.n_rows = 0
+
+    def _numeric(self, c):
+        """Whether column ``c`` can be a probability column: numbers (Parquet); for CSV,
+        a column pyarrow reads as numbers or whose first values hold a number."""
+        if c in self.table.numeric:
+            return True
+        if self.table.fmt == "parquet":
+            return False
+        batch, _ = next(self.table.batches([c], rows=1000), (None, None))
+        if batch is None:
+            return True
+        values = [v for v in batch.column(0).to_pylist()[:1000] if v is not None]
+        return not values or any(_is_number(v) for v in values)
+
+    def run(self, progress=None):
+        """Read and add every batch; returns self."""
+        t = self.table
+        text = [self.label_col, *self.groups.columns] if t.fmt == "csv" else []
+        columns = [self.label_col, *self.proba_cols, *self.groups.columns]
+        pa = _pyarrow()[0]
+        for batch, (where, offset) in t.batches(columns, text=text, floats=self.proba_cols):
+            try:
+                self._add(batch, where, offset)
+            except _Located as exc:
+                raise PredictionsFileError(
+                    self._where(exc.message, where, offset, exc.where)
+                ) from None
+            except pa.ArrowException as exc:
+                raise PredictionsFileError(f"not a readable table: {exc}") from exc
+            if progress is not None:
+                progress.update(batch.num_rows)
+        if self.n_rows == 0:
+            raise PredictionsFileError(
+                "the file has a header but no data rows"
+                if t.fmt == "csv"
+                else "the table has no rows"
+            )
+        return self
+
+    def _where(self, message, where, offset, rows=None):
+        """``{row i}`` of a message as the file line (CSV) or row of the file."""
+
+        def at(i):
+            line = self.table.line(where, offset + i)
+            return f"line {line}" if line is not None else f"row {offset + i} of {where}"
+
+        return re.sub(r"\{row (\d+)\}", lambda m: at(int(m.group(1))), message)
+
+    def _add(self, batch, where, offset):
+        y = self.labels.encode(batch.column(self.label_col), where)
+        P = self._proba(batch)
+        if self.renormalize:
+            P = _renormalize(P, offset)
+        g = self.groups.encode(batch)
+        n_groups = max(len(self.groups.keys), 1)
+        self._g = g
+        k = 2 if self.labels.single else len(self.proba_cols)
+        try:
+            data = check_classification_input(
+                y, P, labels=np.arange(k), pos_label=1 if k == 2 and P.ndim == 1 else None
+            )
+        except ValueError as exc:
+            raise PredictionsFileError(self._locate(str(exc), where, offset)) from exc
+        self.data = self.data or (data.classes, data.pos_index)
+        part = chunk_statistics(data, self.n_bins, groups=g, n_groups=n_groups)
+        self.stats = part if self.stats is None else _grow(self.stats, n_groups).merge(part)
+        self.n_rows += batch.num_rows
+        if self.keep is not None:
+            self.keep.append((y, P, g))
+
+    def _locate(self, message, where, offset):
+        column = []
+
+        def sub(m):
+            if m.group(1):
+                j = re.findall(r"\d+", m.group(3))
+                if j:
+                    column.append(self.proba_cols[self.labels.order[int(j[0])]])
+                return f"{m.group(1)}{{row {m.group(2)}}}{m.group(3)}"
+            return f"{m.group(4)}{{row {m.group(5)}}}"
+
+        out = _AT.sub(sub, message)
+        first = re.findall(r"\{row (\d+)\}", out)
+        if first and self._g is not None:
+            key = self.groups.keys[self._g[int(first[0])]]
+            out = f"model {self._row_name(key)!r}: {out}"
+        if self.table.fmt == "csv":
+            lines = re.findall(r"\{row (\d+)\}", out)
+            out = re.sub(r"\{row (\d+)\}", lambda m: str(offset + int(m.group(1))), out)
+            if lines:
+                line = self._where("{row " + lines[0] + "}", where, offset)
+                out += f" (row {offset + int(lines[0])} is {line} of the file)"
+            return out
+        out = re.sub(r"\{row (\d+)\}", lambda m: str(offset + int(m.group(1))), out)
+        return f"{out} (rows of {where}{f', column {column[0]!r}' if column else ''})"
+
+    def _proba(self, batch):
+        cols = [self.proba_cols[j] for j in self.labels.order]
+        arrays = []
+        for c in cols:
+            arr = batch.column(c)
+            if arr.null_count:
+                i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
+                raise _Located(
+                    f"probability column {c!r} is not numeric: an empty cell at {{row {i}}} "
+                    + _NUMBERS_HINT
+                    if self.table.fmt == "csv"
+                    else f"probability column {c!r} is empty at {{row {i}}}",
+                    None,
+                )
+            arrays.append(arr.to_numpy(zero_copy_only=False))
+        upper = 1.0 if len(arrays) == 1 else 1.0 + RENORMALIZE_TOLERANCE
+        for c, a in zip(cols, arrays, strict=True):
+            if a.min() >= 0 and a.max() <= upper:  # False for NaN
+                continue
+            bad = np.flatnonzero((a < 0) | (a > upper))
+            if bad.size:
+                i = int(bad[0])
+                msg = f"probability column {c!r} has {float(a[i])!r} at {{row {i}}}, outside [0, 1]"
+                others = [o for o in self.proba_cols if o != c]
+                if not self.given and others:
+                    msg += (
+                        f"; if {c!r} is not a probability column (an id, a feature), list the "
+                        "probability columns with --proba-cols (e.g. --proba-cols "
+                        f"{','.join(others)})"
+                    )
+                raise _Located(msg, None)
+        if len(arrays) == 1:
+            return (
+                arrays[0].astype(np.float64, copy=False)
+                if arrays[0].dtype.kind != "f"
+                else arrays[0]
+            )
+        dtype = np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
+        P = np.empty((batch.num_rows, len(arrays)), dtype=dtype)
+        for j, a in enumerate(arrays):
+            P[:, j] = a
+        return P
+
+    # ------------------------------------------------------------------------- results
+    def rows(self):
+        """``[(row name, group key or None for an overall row, group codes)]``, groups
+        sorted by key and then the overall row(s)."""
+        keys = self.groups.keys
+        if not keys:
+            return [("model", None, [0])]
+        order = sorted(range(len(keys)), key=lambda g: _sort_key(keys[g]))
+        model = self.model_col is not None
+        out = []
+        for g in order:
+            out.append((self._row_name(keys[g]), keys[g], [g]))
+        if not self.by:
+            return out
+        if not model:
+            return [*out, ("overall", None, list(range(len(keys))))]
+        models = sorted({k[-1] for k in keys}, key=lambda v: (v is None, "" if v is None else v))
+        for m in models:
+            out.append(
+                (str(m) if m is not None else "null", None, [g for g in order if keys[g][-1] == m])
+            )
+        return out
+
+    def _row_name(self, key):
+        parts = [f"{c}={_show(v)}" for c, v in zip(self.by, key, strict=False)]
+        if self.model_col is not None:
+            parts.append(str(key[-1]) if key[-1] is not None else "null")
+        return ", ".join(parts)
+
+    def report(self):
+        """The :class:`~skcalib.report.CalibrationReport` of the rows read."""
+        classes, pos = self.labels.classes()
+        codes, pos_index = self.data
+        accs, groups = {}, {}
+        for name, key, members in self.rows():
+            st = (
+                self.stats.group(members[0])
+                if len(members) == 1
+                else _sum_groups(self.stats, members)
+            )
+            acc = CalibrationAccumulator(n_bins=self.n_bins, labels=codes, pos_label=pos_index)
+            acc._add(st, codes, pos_index, copy=False)
+            accs[name], groups[name] = acc, key
+        report = report_from_accumulators(
+            accs, n_bins=self.n_bins, title=self.table.title, classes=classes
+        )
+        if pos is not None:
+            report.positive_class = dict.fromkeys(report.models, pos)
+            for m in report.models:
+                report.classes[m] = np.array(
+                    sorted(classes, key=label_key), dtype=object if isinstance(pos, str) else None
+                )
+        report.groups = groups
+        report.group_columns = list(self.groups.columns)
+        return report
+
+    def inputs(self, report):
+        """The predictions of each row of ``report`` (kept rows), for the figures."""
+        y = np.concatenate([k[0] for k in self.keep])
+        P = np.concatenate([k[1] for k in self.keep])
+        g = None if self.keep[0][2] is None else np.concatenate([k[2] for k in self.keep])
+        k = 2 if self.labels.single else len(self.proba_cols)
+        out = {
+            "y_true": {},
+            "y_proba": {},
+            "labels": np.arange(k),
+            "pos_label": 1 if P.ndim == 1 else None,
+        }
+        for name, _, members in self.rows():
+            rows = slice(None) if g is None else np.isin(g, members)
+            out["y_true"][name], out["y_proba"][name] = y[rows], P[rows]
+        return out
 
 
-def _files(dataset):
-    """``(path, file system, Hive partition values, name)`` of each file of a dataset."""
-    import pyarrow.dataset as ds
-
-    for fragment in dataset.get_fragments():
-        keys = ds.get_partition_keys(fragment.partition_expression) or {}
-        yield fragment.path, fragment.filesystem, keys, _name(fragment)
-
-
-def _open(path, filesystem):
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(path, filesystem=filesystem, pre_buffer=False)
-
-
-def _row_group_batches(pf, rg, columns, keys, rows, where, offset):
-    """``(batch, (file name, first row))`` of row group ``rg`` of an open file, whose
-    first row is row ``offset`` of the file, in batches of ``rows`` rows; Hive partition
-    values (``keys``) become constant columns."""
-    import pyarrow as pa
-
-    own = [c for c in columns if c not in keys]
-    # one row group per reader: a reader of the whole file reads ahead
-    for batch in pf.iter_batches(batch_size=rows, row_groups=[rg], columns=own):
-        if keys:
-            arrays = [
-                batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
-                for c in columns
-            ]
-            batch = pa.RecordBatch.from_arrays(arrays, names=columns)
-        yield batch, (where, offset)
-        offset += batch.num_rows
+def _check_columns(names, label_col, model_col, by):
+    """Check the label, model and --by columns; the set of reserved column names."""
+    if label_col not in names:
+        raise PredictionsFileError(
+            f"no label column {label_col!r} (choose it with --label-col); the columns are "
+            + listed(names)
+        )
+    if model_col is not None:
+        if model_col not in names:
+            raise PredictionsFileError(
+                f"no model column {model_col!r}; the columns are {listed(names)}"
+            )
+        if model_col == label_col:
+            raise PredictionsFileError("the model column and the label column are the same")
+    for c in by:
+        if c not in names:
+            raise PredictionsFileError(f"no --by column {c!r}; the columns are {listed(names)}")
+        if c in (label_col, model_col):
+            raise PredictionsFileError(
+                f"--by column {c!r} is the {'label' if c == label_col else 'model'} column"
+            )
+    if len(set(by)) != len(by):
+        raise PredictionsFileError("--by names a column twice")
+    return {label_col, model_col, *by}
 
 
-def _fragment_batches(dataset, columns):
-    """``(batch, (file name, first row))`` of every file of a dataset, in order.
-
-    Read synchronously, one row group at a time, with ``ParquetFile.iter_batches``
-    (decoded batch by batch, :func:`batch_rows` rows at a time): the dataset scanner
-    (and a reader of a whole file) reads ahead without limit when its consumer is slower
-    than the disk, which would hold the whole file in memory.  Hive partition values
-    (directory names ``key=value``) become constant columns.
-    """
-    rows = batch_rows(dataset.schema, columns)
-    for path, filesystem, keys, where in _files(dataset):
-        pf = _open(path, filesystem)
-        offset = 0
-        for rg in range(pf.num_row_groups):
-            yield from _row_group_batches(pf, rg, columns, keys, rows, where, offset)
-            offset += pf.metadata.row_group(rg).num_rows
-
-
-def stream_report(
-    path,
-    *,
-    label_col=None,
-    proba_cols=None,
-    model_col=None,
-    by=(),
-    labels=None,
-    renormalize=False,
-    n_bins=15,
-    progress=None,
-):
-    """The report of a Parquet file, directory or glob, streamed batch by batch.
+def stream_report(path, *, label_col=None, proba_cols=None, model_col=None, by=(), labels=None,
+                  renormalize=False, n_bins=15, sep=None, progress=None):  # fmt: skip
+    """The report of a CSV or Parquet file, directory or glob, read batch by batch.
 
     Returns
     -------
     CalibrationReport
+        With ``groups`` (row name -> group key, None for an overall row).
     """
-    pa, _, _ = _pyarrow()
-    dataset, title = open_dataset(path)
-    options = {
-        "label_col": "y" if label_col is None else label_col,
-        "proba_cols": proba_cols,
-        "model_col": model_col,
-        "by": by,
-        "renormalize": renormalize,
-        "n_bins": n_bins,
-    }
-    if progress is not None:
-        try:
-            progress.total = dataset.count_rows()
-        except pa.ArrowException:  # pragma: no cover - metadata without row counts
-            progress.total = None
+    from ._io import open_table
+
+    table = open_table(path, sep=sep)
+    run = TableReport(table, label_col=label_col, proba_cols=proba_cols, model_col=model_col,
+                      by=by, labels=labels, renormalize=renormalize, n_bins=n_bins)  # fmt: skip
+    if progress is not None and table.fmt == "parquet":
+        progress.total = table.dataset.count_rows()
     try:
-        accs = spec = None
-        if labels is None:
-            accs, spec = _speculate_binary(pa, dataset, options, progress)
-        if accs is None:
-            spec = make_spec(dataset, labels=labels, **options)
-            try:
-                accs = accumulate_batches(
-                    _fragment_batches(dataset, spec.read), spec, progress=progress
-                )
-            except pa.ArrowException as exc:
-                raise PredictionsFileError(
-                    f"not a readable Parquet dataset: {_one_line(exc)}"
-                ) from exc
+        run.run(progress)
     finally:
         if progress is not None:
             progress.close()
-    if not accs:
-        raise PredictionsFileError("the dataset has no rows")
-    return report_from_accumulators(accs, n_bins=n_bins, title=title, classes=spec.classes)
-
-
-def _speculate_binary(pa, dataset, options, progress):
-    """Stream a dataset of integer labels as if they were 0 and 1, without the first pass
-    over the labels; ``(accumulators, spec)``, or ``(None, None)`` when they are not.
-
-    The result is the one of the first pass exactly when the labels are 0 and 1, both
-    present: every batch checks that its labels are among them (a range check), and
-    the counts of the accumulators tell that both classes occurred.  Anything else --
-    other labels, one class only, a bad value, an unreadable file -- returns
-    ``(None, None)``, and the caller starts again with the first pass, which finds the
-    classes or the error as it always does.
-    """
-    schema = dataset.schema
-    label_col = options["label_col"]
-    if label_col not in schema.names or not pa.types.is_integer(schema.field(label_col).type):
-        return None, None
-    present = np.array([0, 1], dtype=schema.field(label_col).type.to_pandas_dtype())
-    try:
-        spec = make_spec(dataset, present=present, **options)
-        if spec.classes is None or len(spec.classes) != 2:
-            return None, None
-        accs = accumulate_batches(_fragment_batches(dataset, spec.read), spec, progress=progress)
-    except (PredictionsFileError, pa.ArrowException):
-        accs = None
-    if accs:
-        seen = [acc.bin_stats() for acc in accs.values()]
-        n_pos = sum(float(st.sum_true.sum()) for st in seen)
-        n = sum(acc.n_samples_ for acc in accs.values())
-        if 0 < n_pos < n:
-            return accs, spec
-    if progress is not None:
-        progress.done = 0
-    return None, None
+    return run.report()
 
 
 def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, streamed=True):
@@ -713,25 +640,18 @@ def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, 
                 pos = int(np.flatnonzero(own == acc.pos_label)[0])
             else:
                 pos = int(np.argmax(own)) if own.dtype.kind in "biuf" else 1
-            pos = _py(names[pos])
+            pos = names[pos].item() if isinstance(names[pos], np.generic) else names[pos]
         positive[m] = pos
         curves[m] = acc.reliability_curve()
     multiclass = any(len(cls[m]) > 2 for m in models)
     columns = _metric_columns(n_bins, multiclass, streamed=streamed)
     for m in models:
-        values[m].setdefault("static_calibration_error", math.nan)
+        values[m].setdefault("static_calibration_error", float("nan"))
         values[m] = {c.key: values[m][c.key] for c in columns}
     report = CalibrationReport(
-        title=title,
-        models=models,
-        columns=columns,
-        values=values,
-        n_samples=n_samples,
-        classes=cls,
-        positive_class=positive,
-        curves=curves,
-        n_bins=n_bins,
-    )
+        title=title, models=models, columns=columns, values=values, n_samples=n_samples,
+        classes=cls, positive_class=positive, curves=curves, n_bins=n_bins,
+    )  # fmt: skip
     # the HTML page and the PNG diagrams draw intervals and class-wise curves from these
     report._accumulators = dict(zip(models, accumulators.values(), strict=True))
     return report

@@ -16,6 +16,7 @@ from sklearn.linear_model import LogisticRegression
 import skcalib.metrics as M
 from skcalib.__main__ import main
 from skcalib.report._demo import demo_predictions
+from skcalib.streaming import CalibrationAccumulator
 
 METRIC_FUNCS = {
     "expected_calibration_error": M.expected_calibration_error,
@@ -51,14 +52,20 @@ def write_csv(path, header, rows):
     return str(path)
 
 
-def direct(y, P, keys, n_bins=15, **kw):
+def direct(y, P, keys, n_bins=15, streamed=True, **kw):
     """Metric values computed by calling skcalib.metrics directly."""
     out = {}
     for key in keys:
         if key == "accuracy":
             continue
         func = METRIC_FUNCS[key]
-        if key in ("brier_score", "negative_log_likelihood"):
+        if key == "root_mean_squared_calibration_error" and streamed:
+            # the report streams its input: equal-mass edges on the accumulator's histogram
+            acc = CalibrationAccumulator(
+                n_bins=n_bins, labels=kw.get("labels", np.unique(y)), pos_label=kw.get("pos_label")
+            )
+            out[key] = acc.update(y, P).compute()[key]
+        elif key in ("brier_score", "negative_log_likelihood"):
             out[key] = func(y, P, **kw)
         else:
             out[key] = func(y, P, n_bins=n_bins, **kw)
@@ -126,7 +133,7 @@ def test_demo_values_equal_direct_metric_calls(demo_run):
             row = by_key[title, model]
             keys = [k for k in row if k in METRIC_FUNCS and row[k] != ""]
             assert len(keys) >= 3 + (P.shape[1] > 2)
-            for key, value in direct(y, P, keys).items():
+            for key, value in direct(y, P, keys, streamed=False).items():
                 assert float(row[key]) == value, (title, model, key)
                 assert f"{value:.4f}" in out
             assert float(row["accuracy"]) == np.mean(P.argmax(axis=1) == y)
@@ -206,7 +213,7 @@ def test_csv_round_trip_multiclass(tmp_path, fitted_multiclass):
     keys = [k for k in row if k in METRIC_FUNCS]
     assert "static_calibration_error" in keys
     for key, value in direct(y, P, keys, n_bins=10).items():
-        assert float(row[key]) == value, key
+        assert float(row[key]) == pytest.approx(value, rel=1e-12, abs=1e-15), key
         assert f"{value:.4f}" in out
     assert float(row["accuracy"]) == np.mean(P.argmax(axis=1) == y)
     assert "10 equal-width bins" in out
@@ -248,7 +255,7 @@ def test_string_labels_in_any_column_order(tmp_path, fitted_multiclass):
     (row,) = read_csv_rows(tmp_path / "calibration_report.csv")
     keys = [k for k in row if k in METRIC_FUNCS]
     for key, value in direct(names[y], P, keys, labels=list(names)).items():
-        assert float(row[key]) == value, key
+        assert float(row[key]) == pytest.approx(value, rel=1e-12, abs=1e-15), key
 
 
 @pytest.mark.parametrize("pos", ["1", "0"])
@@ -328,14 +335,14 @@ def test_error_names_the_file_line_of_a_model_row(tmp_path):
         [["A", 0, 0.8, 0.2], ["B", 1, 0.3, 0.7], ["A", 1, 0.4, 0.6], ["B", 0, 0.9, 0.3]],
     )
     rc, out, err = run(["report", src, "--model-col", "model"])
-    # model B's second row (row 1) is line 5 of the file
+    # model B's second row (row 3 of the file's data rows) is line 5 of the file
     assert_one_line_error(
         rc,
         out,
         err,
         "model 'B': y_proba rows must sum to 1",
-        "row 1 sums to 1.2",
-        "(row 1 is line 5 of the file)",
+        "row 3 sums to 1.2",
+        "(row 3 is line 5 of the file)",
     )
 
 

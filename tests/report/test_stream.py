@@ -1,6 +1,7 @@
 """Streamed reports of Parquet files, directories and globs."""
 
 import io
+import re
 import tracemalloc
 
 import numpy as np
@@ -10,6 +11,7 @@ import skcalib.metrics as M
 from skcalib.report import calibration_report
 from skcalib.report._progress import Progress
 from skcalib.report._stream import stream_report
+from skcalib.streaming import CalibrationAccumulator
 
 from .test_cli import assert_one_line_error, read_csv_rows, run
 
@@ -130,10 +132,13 @@ def test_by_and_model_columns(tmp_path):
         extra={"region": region.tolist(), "model": model.tolist()},
     )
     report = stream_report(path, model_col="model", by=["region"])
-    assert report.models == ["region=EU, A", "region=US, B", "region=US, A", "region=EU, B"]
+    # groups sorted by key, then the overall row of each model
+    groups = ["region=EU, A", "region=EU, B", "region=US, A", "region=US, B"]
+    assert report.models == [*groups, "A", "B"]
+    assert report.groups["region=US, A"] == ("US", "A") and report.groups["A"] is None
     for name in report.models:
-        r, m = name.split(", ")
-        rows = (region == r.split("=")[1]) & (model == m)
+        r, m = name.split(", ") if ", " in name else ("region=" + "|".join(region), name)
+        rows = np.isin(region, r.split("=")[1].split("|")) & (model == m)
         assert report.n_samples[name] == rows.sum()
         ref = calibration_report(NAMES[y[rows]], P[rows], labels=NAMES).values["model"]
         for key in FIXED:
@@ -151,7 +156,7 @@ def test_by_and_model_columns(tmp_path):
     )
     assert rc == 0, err
     for name in report.models:
-        assert f"{name}  {report.n_samples[name]}" in out
+        assert re.search(rf"^{name} +{report.n_samples[name]} ", out, re.M), name
 
 
 def test_binary_single_column_int8_labels_and_labels_option(tmp_path):
@@ -224,53 +229,30 @@ def test_first_bad_batch_in_file_order_raises(tmp_path):
 
 
 def test_batches_accumulate_as_a_loop_of_updates(tmp_path):
-    """The accumulators of a streamed file equal, to the last bit, those of a loop that
-    updates one accumulator with the batches in file order."""
-    from skcalib.report._stream import batch_rows
+    """The statistics of a streamed file equal, to the last bit, those of a loop that
+    updates one accumulator with the batches of the reader in file order."""
+    from skcalib.report._io import BATCH_ROWS, open_table
     from skcalib.streaming import CalibrationAccumulator
 
     rng = np.random.default_rng(3)
-    table = pa.table({"y": np.zeros(1, np.int8), "1": np.zeros(1, np.float32)})
-    rows = batch_rows(table.schema, ["y", "1"])
-    assert rows == 1 << 20  # 5 bytes a row: the most rows of a batch
-    n = 2 * rows + 12345
+    n = 2 * BATCH_ROWS + 12345
     p = rng.random(n, dtype=np.float32)
     y = (rng.random(n) < p).astype(np.int8)
     path = tmp_path / "b.parquet"
-    pq.write_table(pa.table({"y": y, "1": p}), path, row_group_size=rows + rows // 2)
+    pq.write_table(pa.table({"y": y, "1": p}), path, row_group_size=BATCH_ROWS + BATCH_ROWS // 2)
     report = stream_report(path)
     expected = CalibrationAccumulator(labels=[0, 1], pos_label=1)
-    pf = pq.ParquetFile(path)
-    n_batches = 0
-    for rg in range(pf.num_row_groups):  # the batches of the report: within row groups
-        for batch in pf.iter_batches(batch_size=rows, row_groups=[rg]):
-            expected.update(batch.column("y").to_numpy(), batch.column("1").to_numpy())
-            n_batches += 1
-    assert pf.num_row_groups == 2
-    assert n_batches == 3  # two in the first row group
+    batches = [b for b, _ in open_table(path).batches(["y", "1"])]
+    for batch in batches:
+        expected.update(batch.column("y").to_numpy(), batch.column("1").to_numpy())
+    assert sum(b.num_rows for b in batches) == n and len(batches) >= 2
     assert report._accumulators["model"].to_dict() == expected.to_dict()
-
-
-def test_wide_rows_come_in_fewer_rows_a_batch(tmp_path):
-    """A batch holds about BATCH_BYTES of values: 20 float64 probability columns and an
-    int64 label (168 bytes a row) come 49,932 rows at a time, within the row group."""
-    from skcalib.report._stream import BATCH_BYTES, _fragment_batches, batch_rows, open_dataset
-
-    rng = np.random.default_rng(4)
-    P = rng.dirichlet(np.ones(20), size=120_000)
-    cols = {"y": rng.integers(0, 20, 120_000)} | {str(k): P[:, k] for k in range(20)}
-    pq.write_table(pa.table(cols), tmp_path / "w.parquet")
-    dataset, _ = open_dataset(tmp_path / "w.parquet")
-    rows = batch_rows(dataset.schema, list(cols))
-    assert rows == BATCH_BYTES // 168 == 49_932
-    sizes = [b.num_rows for b, _ in _fragment_batches(dataset, list(cols))]
-    assert sizes == [49_932, 49_932, 20_136]
 
 
 @pytest.mark.parametrize(
     "make, fragment",
     [
-        (lambda d: None, "is a directory without .parquet files"),
+        (lambda d: None, "is a directory without .parquet or .csv files"),
         (lambda d: str(d / "nothing-*.parquet"), "no file matches the glob"),
         (lambda d: (d / "x.parquet").write_bytes(b"PAR1 nope") and None, "not a readable"),
     ],
@@ -283,7 +265,7 @@ def test_bad_datasets(tmp_path, make, fragment):
 
 def test_string_probability_column_is_rejected(tmp_path):
     pq.write_table(pa.table({"y": [0, 1], "0": ["a", "b"], "1": [0.5, 0.5]}), tmp_path / "s.pq")
-    rc, out, err = run(["report", str(tmp_path / "s.pq")])
+    rc, out, err = run(["report", str(tmp_path / "s.pq"), "--proba-cols", "0,1"])
     assert_one_line_error(rc, out, err, "probability column '0' is not numeric (type string)")
 
 
@@ -291,17 +273,17 @@ def test_memory_is_bounded_independently_of_the_number_of_row_groups(tmp_path, m
     """Peak numpy memory (tracemalloc) and arrow memory (sampled at every batch) of the
     streamed report of 4 and of 32 row groups of the same size: the same, not 8 times
     more, and far below the size of the data."""
-    import skcalib.report._stream as stream_mod
+    from skcalib.report._io import Table
 
-    real = stream_mod._fragment_batches
+    real = Table.batches
     arrow_peak = [0]
 
-    def sampled(*args):
-        for item in real(*args):
+    def sampled(*args, **kwargs):
+        for item in real(*args, **kwargs):
             arrow_peak[0] = max(arrow_peak[0], pa.total_allocated_bytes())
             yield item
 
-    monkeypatch.setattr(stream_mod, "_fragment_batches", sampled)
+    monkeypatch.setattr(Table, "batches", sampled)
     peaks = []
     for n_groups in (4, 32):
         y, P = dyadic_predictions(20000 * n_groups, seed=10)
@@ -330,7 +312,7 @@ def test_hive_partitions_are_columns(tmp_path):
         rows = slice(300 * i, 300 * (i + 1))
         write_parquet(d / "part.parquet", y[rows], P[rows])
     report = stream_report(tmp_path / "ds", by=["region"])
-    assert sorted(report.models) == ["region=ASIA", "region=EU", "region=US"]
+    assert report.models == ["region=ASIA", "region=EU", "region=US", "overall"]
     for i, region in enumerate(["EU", "US", "ASIA"]):
         rows = slice(300 * i, 300 * (i + 1))
         ref = calibration_report(NAMES[y[rows]], P[rows], labels=NAMES).values["model"]
@@ -395,7 +377,9 @@ def test_cli_progress_goes_to_a_terminal_stderr_only(tmp_path, monkeypatch):
     y, P = dyadic_predictions(1000, seed=11)
     path = write_parquet(tmp_path / "p.parquet", y, P, row_group_size=100)
     stream = FakeTTY()
-    monkeypatch.setattr(cli, "Progress", lambda: Progress(stream=stream, delay=0.0, interval=0.0))
+    monkeypatch.setattr(
+        cli, "Progress", lambda **kw: Progress(stream=stream, delay=0.0, interval=0.0, **kw)
+    )
     rc, out, err = run(["report", path])
     assert rc == 0, err
     assert err == ""
@@ -409,52 +393,40 @@ def test_cli_progress_goes_to_a_terminal_stderr_only(tmp_path, monkeypatch):
     assert lines[-1].rstrip("\n").rstrip(" ").endswith("rows/s")
 
 
-# ------------------------------------------------------------------- 0/1 labels, one pass
+# ------------------------------------------------------------------- labels, one pass
 def _binary_file(path, y, p, label_type):
     table = pa.table({"y": pa.array(y, type=label_type), "1": pa.array(p, type=pa.float32())})
     pq.write_table(table, path, row_group_size=700)
     return str(path)
 
 
-def _first_pass_report(monkeypatch, path, **kwargs):
-    """The report computed with the pass over the labels (no 0/1 guess)."""
-    import skcalib.report._stream as stream_mod
-
-    with monkeypatch.context() as m:
-        m.setattr(stream_mod, "_speculate_binary", lambda *args: (None, None))
-        return stream_report(path, **kwargs)
-
-
-@pytest.mark.parametrize("label_type", [pa.int8(), pa.uint8(), pa.int64()])
-def test_integer_0_1_labels_need_no_first_pass(tmp_path, monkeypatch, label_type):
-    import skcalib.report._stream as stream_mod
+@pytest.mark.parametrize("label_type", [pa.int8(), pa.uint8(), pa.int64(), pa.string()])
+def test_binary_labels_are_read_in_one_pass(tmp_path, monkeypatch, label_type):
+    from skcalib.report._io import Table
 
     rng = np.random.default_rng(3)
     p = rng.random(5000).astype(np.float32)
     y = (rng.random(5000) < p).astype(np.int64)
-    path = _binary_file(tmp_path / "b.parquet", y, p, label_type)
-    ref = _first_pass_report(monkeypatch, path)
+    labels = y.astype(str) if label_type == pa.string() else y
+    path = _binary_file(tmp_path / "b.parquet", labels, p, label_type)
     calls = []
-    real = stream_mod._present_labels
-    monkeypatch.setattr(stream_mod, "_present_labels", lambda *a: calls.append(1) or real(*a))
+    real = Table.batches
+    monkeypatch.setattr(Table, "batches", lambda *a, **k: calls.append(1) or real(*a, **k))
     got = stream_report(path)
-    assert calls == []  # one pass over the file
-    assert got.values == ref.values
-    assert got.classes["model"].tolist() == ref.classes["model"].tolist() == [0, 1]
-    assert got.classes["model"].dtype == ref.classes["model"].dtype
-    assert got.positive_class == ref.positive_class == {"model": 1}
-    assert got.values["model"]["brier_score"] == pytest.approx(M.brier_score(y, p), rel=1e-12)
+    assert calls == [1]  # one pass over the file
+    ref = CalibrationAccumulator(labels=[0, 1], pos_label=1).update(y, p).compute()
+    assert got.n_samples["model"] == 5000
+    for key in FIXED:
+        if key in ref:
+            assert got.values["model"][key] == pytest.approx(ref[key], rel=1e-12), key
+    assert got.classes["model"].tolist() == ([0, 1] if label_type != pa.string() else ["0", "1"])
+    assert got.positive_class == {"model": 1 if label_type != pa.string() else "1"}
 
 
-@pytest.mark.parametrize(
-    "labels",
-    [
-        "ones",  # one class only: the first pass decides what it is
-        "minus_one",  # {-1, 1}
-        "late_two",  # a third label in the last row group: a clean error, as always
-    ],
-)
-def test_other_integer_labels_take_the_first_pass(tmp_path, monkeypatch, labels):
+@pytest.mark.parametrize("labels", ["ones", "minus_one", "late_two", "late_zero"])
+def test_binary_stream_whose_first_batch_has_one_class(tmp_path, labels):
+    """The classes of a single probability column are found as the batches come: a first
+    batch of one class never decides them (no message about --labels)."""
     rng = np.random.default_rng(4)
     p = rng.random(3000).astype(np.float32)
     y = (rng.random(3000) < p).astype(np.int64)
@@ -462,17 +434,18 @@ def test_other_integer_labels_take_the_first_pass(tmp_path, monkeypatch, labels)
         y[:] = 1
     elif labels == "minus_one":
         y[y == 0] = -1
+    elif labels == "late_zero":
+        y[:2000] = 1  # the first row groups hold the positive class only
     else:
         y[-1] = 2
     path = _binary_file(tmp_path / "b.parquet", y, p, pa.int32())
     if labels == "late_two":
-        for report in (stream_report, lambda f: _first_pass_report(monkeypatch, f)):
-            with pytest.raises(Exception, match="column 'y' has 3 labels") as info:
-                report(path)
-            assert "given with --labels" not in str(info.value)
+        with pytest.raises(Exception, match="column 'y' has 3 labels") as info:
+            stream_report(path)
+        assert "--labels" not in str(info.value)
         return
-    ref = _first_pass_report(monkeypatch, path)
     got = stream_report(path)
-    assert got.values == ref.values
-    assert got.classes["model"].tolist() == ref.classes["model"].tolist()
-    assert got.positive_class == ref.positive_class
+    classes = {"ones": [0, 1], "minus_one": [-1, 1], "late_zero": [0, 1]}[labels]
+    assert got.classes["model"].tolist() == classes and got.positive_class == {"model": 1}
+    ref = M.expected_calibration_error(y, p, labels=classes, pos_label=1)
+    assert got.values["model"]["expected_calibration_error"] == pytest.approx(ref, rel=1e-12)
