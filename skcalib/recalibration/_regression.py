@@ -52,6 +52,10 @@ __all__ = [
 
 #: levels of the midpoint rule of the moments of a recalibrated distribution
 N_MOMENT_LEVELS = 1000
+#: the levels of the base a recalibrated quantile may ask for: the smallest normal
+#: positive float and the largest float below 1
+_LOWEST = float(np.finfo(np.float64).tiny)
+_HIGHEST = float(np.nextafter(1.0, 0.0))
 #: rows per chunk of the moment computation (rows x levels float64 values stay ~4 MiB)
 _MOMENT_CHUNK = 512
 
@@ -408,7 +412,9 @@ class RecalibratedDistribution(_Predictive):
         return np.interp(p, self.knots_x, self.knots_r)
 
     def _inverse(self, t):
-        return _inverse_knots(self.knots_x, self.knots_r, t)
+        # levels of the base strictly inside (0, 1), where its quantiles are finite: a
+        # map whose last knot before 1 rounds to 1 would send levels below 1 to 1
+        return np.clip(_inverse_knots(self.knots_x, self.knots_r, t), _LOWEST, _HIGHEST)
 
     def _cdf(self, y):
         return self._map(self.base._cdf(y))

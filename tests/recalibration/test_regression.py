@@ -384,3 +384,16 @@ def test_recalibrators_are_estimators(recalibrator):
     clone(recalibrator).fit(pred, y)
     assert_allclose(y, y_copy)
     assert repr(recalibrator).startswith(type(recalibrator).__name__)
+
+
+def test_saturated_pit_values_keep_every_quantity_finite():
+    # forecasts 40 times too confident: most PIT values are 0 or 1 in floating point, yet
+    # the quantiles stay finite (levels of the base kept strictly inside (0, 1))
+    rng = np.random.default_rng(0)
+    mu = rng.normal(size=300)
+    y = mu + 20 * rng.normal(size=300)
+    base = stats.norm(mu, 0.5)
+    for centered in (True, False):
+        d = QuantileRecalibration(centered=centered).fit(base, y).transform(base)
+        assert np.all(np.isfinite(d.ppf([1e-9, 0.5, 1 - 1e-9])))
+        assert np.all(np.isfinite(d.crps(y))) and np.all(np.isfinite(d.std()))
