@@ -144,22 +144,25 @@ class ExpectedCalibrationError:
         edges = np.linspace(0.0, 1.0, M + 1)[None, :]
         return BinStats(*sums, bin_edges=edges, total_weight=float(b.shape[0]))
 
-    counts = property(
-        lambda self: self.bin_stats.count[0].astype(self.dtype),
-        doc="Number of predictions in each bin.",
-    )
-    correct_sums = property(
-        lambda self: self.bin_stats.sum_true[0].astype(self.dtype),
-        doc="Number of correct predictions in each bin.",
-    )
-    prob_sums = property(
-        lambda self: self.bin_stats.sum_proba[0].astype(self.dtype),
-        doc="Sum of the confidences (top-label probabilities) in each bin.",
-    )
-    variables = property(
-        lambda self: [self.correct_sums, self.prob_sums, self.counts],
-        doc="The state arrays, in Keras' order.",
-    )
+    @property
+    def counts(self):
+        """Number of predictions in each bin."""
+        return self.bin_stats.count[0].astype(self.dtype)
+
+    @property
+    def correct_sums(self):
+        """Number of correct predictions in each bin."""
+        return self.bin_stats.sum_true[0].astype(self.dtype)
+
+    @property
+    def prob_sums(self):
+        """Sum of the confidences (top-label probabilities) in each bin."""
+        return self.bin_stats.sum_proba[0].astype(self.dtype)
+
+    @property
+    def variables(self):
+        """The state arrays, in Keras' order."""
+        return [self.correct_sums, self.prob_sums, self.counts]
 
     def update_state(self, labels, probabilities, custom_binning_score=None, **kwargs):
         """Accumulate a batch.
@@ -285,10 +288,10 @@ class OracleCollaborativeAccuracy(ExpectedCalibrationError):
 
     reset_states = reset_state
 
-    variables = property(
-        lambda self: [self.correct_sums, self.prob_sums, self.counts, self.collab_correct_sums],
-        doc="The state arrays, in Keras' order.",
-    )
+    @property
+    def variables(self):
+        """The state arrays, in Keras' order."""
+        return [self.correct_sums, self.prob_sums, self.counts, self.collab_correct_sums]
 
     def result(self):
         """The oracle-collaborative accuracy of everything accumulated (0.0 without data).
@@ -470,10 +473,10 @@ class AUC:
 
     reset_states = reset_state
 
-    variables = property(
-        lambda self: [getattr(self, name) for name in self._COUNTS],
-        doc="The state arrays, in Keras' order.",
-    )
+    @property
+    def variables(self):
+        """The state arrays, in Keras' order."""
+        return [getattr(self, name) for name in self._COUNTS]
 
     def _inputs(self, y_true, y_pred, sample_weight):
         yt = np.asarray(y_true)

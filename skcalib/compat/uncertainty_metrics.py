@@ -853,11 +853,30 @@ class GeneralCalibrationError:
             self._computed = (error, counts, conf, acc, acc - conf)
         return self._computed
 
-    calibration_error = property(lambda self: self._state()[0])
-    counts = property(lambda self: self._state()[1])
-    confidences = property(lambda self: self._state()[2])
-    accuracies = property(lambda self: self._state()[3])
-    calibration_errors = property(lambda self: self._state()[4])
+    @property
+    def calibration_error(self):
+        """The calibration error of everything seen (None before any update)."""
+        return self._state()[0]
+
+    @property
+    def counts(self):
+        """Number of values in each bin, without the reference's eps (None before any update)."""
+        return self._state()[1]
+
+    @property
+    def confidences(self):
+        """Mean value in each bin (None before any update)."""
+        return self._state()[2]
+
+    @property
+    def accuracies(self):
+        """Mean outcome in each bin (None before any update)."""
+        return self._state()[3]
+
+    @property
+    def calibration_errors(self):
+        """``accuracies - confidences`` in each bin (None before any update)."""
+        return self._state()[4]
 
     def result(self):
         """The calibration error of everything seen (None before any update).
