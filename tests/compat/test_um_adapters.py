@@ -43,7 +43,7 @@ def _best_of(n, func):
 def test_many_updates_cost_about_one_update_of_all_rows(make):
     # 200 updates of 2,000 rows against one update of the 400,000 rows: linear in the
     # number of updates (a metric that recomputes from all the data at every update
-    # takes about 100 times longer).  Generous slack for a loaded machine.
+    # takes about 100 times longer).  Generous slack (10x) for a loaded machine.
     rng = np.random.default_rng(0)
     n, parts = 400_000, 200
     P = rng.dirichlet(np.ones(3), size=n)
@@ -65,7 +65,7 @@ def test_many_updates_cost_about_one_update_of_all_rows(make):
 
     assert many() == pytest.approx(one(), rel=1e-6)
     t_one, t_many = _best_of(2, one), _best_of(2, many)
-    assert t_many < 4 * t_one + 0.05, (t_one, t_many)
+    assert t_many < 10 * t_one + 0.1, (t_one, t_many)
 
 
 def test_even_bins_stream_reads_between_updates_in_linear_time():
@@ -88,7 +88,7 @@ def test_even_bins_stream_reads_between_updates_in_linear_time():
         return metric.result()
 
     assert every_read() == once()
-    assert _best_of(2, every_read) < 4 * _best_of(2, once) + 0.1
+    assert _best_of(2, every_read) < 10 * _best_of(2, once) + 0.1
 
 
 @pytest.mark.parametrize("seed", range(4))
