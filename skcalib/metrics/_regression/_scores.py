@@ -4,7 +4,8 @@
 * :func:`crps_ensemble`: CRPS of a predictive sample (ensemble), exact all-pairs
   estimator computed from the sorted sample in ``O(m log m)`` per row; ``fair=True`` gives
   the unbiased ("fair") variant.
-* :func:`interval_score`, :func:`interval_coverage`: prediction intervals.
+* :func:`interval_score`: the interval score of prediction intervals (their coverage:
+  :func:`interval_coverage` in the module of the general metrics).
 * :func:`quantile_score`: pinball (quantile) loss of predicted quantiles.
 * :func:`pit_normal`, :func:`pit_ensemble`: probability integral transform values, which
   are uniform on [0, 1] for a calibrated forecaster.
@@ -39,7 +40,6 @@ __all__ = [
     "crps_normal",
     "crps_ensemble",
     "interval_score",
-    "interval_coverage",
     "quantile_score",
     "pit_normal",
     "pit_ensemble",
@@ -447,85 +447,6 @@ def interval_score(y_true, y_lower, y_upper, *, alpha, sample_weight=None, aggre
     s += (2.0 / alpha) * (np.maximum(lo64 - y64, 0.0) + np.maximum(y64 - hi64, 0.0))
     total = float(s.sum() if sw is None else np.dot(s, sw))
     return _finish(total, s, sw, n, aggregate)
-
-
-@validate_params(
-    {
-        "y_true": ["array-like"],
-        "y_lower": "no_validation",
-        "y_upper": ["array-like", numbers.Real, None],
-        "coverage": [Interval(numbers.Real, 0, 1, closed="neither"), None],
-        "sample_weight": ["array-like", None],
-    },
-    prefer_skip_nested_validation=True,
-)
-def interval_coverage(y_true, y_lower, y_upper=None, *, coverage=None, sample_weight=None):
-    r"""Compute the empirical coverage of prediction intervals (PICP).
-
-    .. math::
-
-        \mathrm{coverage} = \frac{\sum_i w_i\,\mathbb 1\{l_i \le y_i \le u_i\}}{\sum_i w_i}.
-
-    This is the (weighted) fraction of samples with ``l <= y <= u``, the prediction
-    interval coverage probability.  Two calls:
-
-    * ``interval_coverage(y_true, y_lower, y_upper)``: the given bounds;
-    * ``interval_coverage(y_true, y_pred, coverage=0.9)``: the central ``coverage``
-      interval of any predictive distribution (a frozen scipy.stats distribution,
-      :class:`PredictiveSamples`, :class:`PredictiveQuantiles`), or the intervals of a
-      :class:`PredictionInterval`, passed in place of ``y_lower`` with no ``y_upper``.
-
-    For calibrated central intervals it should be close to their nominal coverage
-    (higher is not "better": compare with the nominal level, read it with
-    :func:`mean_interval_width`, and use :func:`interval_score` or
-    :func:`weighted_interval_score` to rank interval forecasts).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        Observed values.
-    y_lower : array-like of shape (n_samples,) or float, or predictive distributions
-        Lower interval bounds; or the predictive distributions (``y_pred``), with
-        ``y_upper`` left out.
-    y_upper : array-like of shape (n_samples,) or float, default=None
-        Upper interval bounds, ``y_lower <= y_upper``; None when ``y_lower`` is a
-        predictive distribution.
-    coverage : float in (0, 1), default=None
-        Probability content of the central intervals of a predictive distribution;
-        default: the coverage of a :class:`PredictionInterval`, 0.9 for the other forms.
-        Not used with bounds.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weights of the fraction.
-
-    Returns
-    -------
-    float
-        The (weighted) fraction of observations inside their interval, in [0, 1].
-
-    Examples
-    --------
-    >>> from scipy.stats import norm
-    >>> from skcalib.metrics import interval_coverage
-    >>> interval_coverage([0.0, 2.0, -3.0, 1.0], -1.0, 1.0)
-    0.5
-    >>> interval_coverage([0.0, 2.0, -3.0, 1.0], norm(0.0, [1.0, 1.0, 1.0, 1.0]), coverage=0.9)
-    0.5
-    """
-    if y_upper is None:
-        from ._metrics import interval_coverage_of
-
-        return interval_coverage_of(y_true, y_lower, coverage, sample_weight)
-    if coverage is not None:
-        raise ValueError(
-            "coverage is the level of the intervals of a predictive distribution; with "
-            "y_lower and y_upper the bounds are given: leave coverage out"
-        )
-    y, lo, hi = _check_interval(y_true, y_lower, y_upper)
-    n = y.shape[0]
-    sw = check_sample_weight(sample_weight, n)
-    inside = (lo <= y) & (y <= hi)
-    total = float(inside.sum() if sw is None else np.dot(inside, sw))
-    return _finish(total, None, sw, n, True)
 
 
 @validate_params(
