@@ -97,8 +97,8 @@ def test_even_bins_stream_reads_between_updates_in_linear_time():
 )
 def test_streamed_even_bins_equal_gce_bit_for_bit(seed, max_prob, cc):
     # edge values, exact zeros and ones (the extra bin), a NaN, rows not summing to one,
-    # a threshold, batches of random sizes (some empty): the streamed sums are those of
-    # one pass over the data, so the numbers are equal, not close
+    # a threshold, float32, batches of random sizes (some empty): the streamed sums are
+    # those of one pass over the data, so the numbers are equal, not close
     rng = np.random.default_rng(seed)
     n, k = 300, 3
     P = rng.choice([0.0, 0.1, 0.3, 0.6, 0.7, 1.0], size=(n, k)) * rng.integers(0, 2, size=(n, k))
@@ -106,7 +106,8 @@ def test_streamed_even_bins_equal_gce_bit_for_bit(seed, max_prob, cc):
     P[7, 1] = np.nan
     y = rng.integers(0, k, size=n)
     cuts = np.sort(rng.integers(0, n, size=6))
-    for norm, threshold in [("l1", 0.0), ("l2", 0.05)]:
+    for norm, threshold, dtype in [("l1", 0.0, np.float64), ("l2", 0.05, np.float32)]:
+        P = P.astype(dtype)
         metric = um.GeneralCalibrationError("even", max_prob, cc, norm, 10, threshold)
         for part in np.split(np.arange(n), cuts):
             metric.update_state(y[part], P[part])
