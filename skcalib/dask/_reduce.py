@@ -41,6 +41,7 @@ __all__ = [
     "Problem",
     "block_partial",
     "finish",
+    "merge_grouped",
     "merge_partials",
     "partition_partial",
     "reduce_items",
@@ -297,7 +298,7 @@ def _sort_key(key):
     return tuple(one(v) for v in key) if isinstance(key, tuple) else one(key)
 
 
-def _merged(items):
+def merge_grouped(items):
     """``(keys, statistics)`` of ``[(keys, statistics)]`` (statistics may be None)."""
     present = [(k, s) for k, s in items if s is not None]
     keys = None
@@ -332,10 +333,10 @@ def merge_partials(parts, problem):
         return None
     classes, pos_index, chosen = _resolve(problem, parts)
     if classes is None:  # one label so far: both cases merged
-        keys, stats = _merged([(p.keys, s) for p, (s, _) in zip(parts, chosen, strict=True)])
-        _, alt = _merged([(p.keys, a) for p, (_, a) in zip(parts, chosen, strict=True)])
+        keys, stats = merge_grouped([(p.keys, s) for p, (s, _) in zip(parts, chosen, strict=True)])
+        _, alt = merge_grouped([(p.keys, a) for p, (_, a) in zip(parts, chosen, strict=True)])
         return Partial(only=parts[0].only, keys=keys, stats=stats, alt=alt)
-    keys, stats = _merged([(p.keys, s) for p, s in zip(parts, chosen, strict=True)])
+    keys, stats = merge_grouped([(p.keys, s) for p, s in zip(parts, chosen, strict=True)])
     return Partial(classes=classes, pos_index=pos_index, keys=keys, stats=stats)
 
 

@@ -17,7 +17,7 @@ import contextlib
 import functools
 import os
 
-from ..dask._reduce import _merged, reduce_items
+from ..dask._reduce import merge_grouped, reduce_items
 from ._io import BATCH_ROWS, PredictionsFileError, Table, _pyarrow, one_line, open_table
 from ._stream import TableReport
 
@@ -115,7 +115,7 @@ def _merge_states(states):
     states = list(states)
     if not states:
         return None
-    keys, stats = _merged([(s["keys"], s["stats"]) for s in states])
+    keys, stats = merge_grouped([(s["keys"], s["stats"]) for s in states])
     values = {}
     for s in states:
         for k, v in s["values"].items():

@@ -638,6 +638,31 @@ def test_report_on_the_cluster_is_the_streamed_report(client, tmp_path):
     _same_accumulators(got, ref)
 
 
+def test_report_on_the_cluster_groups_held_by_different_row_groups(client, tmp_path):
+    """Row groups holding different --by groups (a null among them): each task codes its
+    own keys and the tree adds them at their places in the union."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from skcalib.report._dask import dask_report
+    from skcalib.report._stream import stream_report
+
+    rng = np.random.default_rng(20)
+    n = 1200
+    p = rng.random(n)
+    y = (rng.random(n) < p).astype(np.int8)
+    shop = np.array(["b"] * 500 + [None] * 200 + ["a"] * 300 + ["None"] * 200, dtype=object)
+    pq.write_table(
+        pa.table({"y": y, "1": p, "shop": shop}), tmp_path / "g.parquet", row_group_size=250
+    )
+    src = str(tmp_path / "g.parquet")
+    got = dask_report(src, scheduler=client.scheduler.address, by=["shop"], n_bins=10)
+    ref = stream_report(src, by=["shop"], n_bins=10)
+    assert got.models == ref.models
+    assert got.groups == ref.groups
+    _same_accumulators(got, ref)
+
+
 def test_report_on_the_cluster_errors_name_the_first_bad_row_in_file_order(client, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
