@@ -83,6 +83,7 @@ from ._validation import (
     _as_float,
     _to_numpy,
     check_classification_labels,
+    check_outcome_chunk,
     check_proba_chunk,
     check_proba_reductions,
     check_proba_values,
@@ -849,7 +850,10 @@ def _reduce_chunks(data, mode, edges, threshold, check=False):
     """Read the rows of validated labels once, chunk by chunk (:func:`_by_chunk`): with
     ``check``, each chunk's probabilities are checked first
     (:func:`~skcalib._core._validation.check_proba_chunk`), then reduced by
-    :func:`_chunk_kernel` while in cache.  Returns the list of the chunks' pairs
+    :func:`_chunk_kernel` while in cache.  Labels taken as outcomes without a check
+    (:attr:`~skcalib._core._validation.ClassificationInput.outcome_unchecked`) are
+    checked chunk by chunk before their chunk is reduced
+    (:func:`~skcalib._core._validation.check_outcome_chunk`).  Returns the list of the chunks' pairs
     (top-label calibration) or the raw cells summed over the chunks."""
     if mode == "top_label" and data.proba.ndim == 2:
         return [_top_label_pairs(data, check)]
@@ -857,9 +861,12 @@ def _reduce_chunks(data, mode, edges, threshold, check=False):
     xp = plan.xp
     name, tolerance = data.proba_name, data.tolerance
     P, y, sw = data.proba, data.y, data.sample_weight
+    unread = data.outcome_unchecked
     pairs, cells = [], None
     for start, stop in input_ranges(data):
         c = P[start:stop, ...]
+        if unread:
+            check_outcome_chunk(y[start:stop])
         if check:
             check_proba_chunk(c, start, name=name, tolerance=tolerance, xp=xp)
         out = _chunk_kernel(c, y[start:stop], None if sw is None else sw[start:stop], plan)
@@ -1099,22 +1106,29 @@ def stats_of_input(
     The labels, shapes and weights are checked first.  Where the rows are reduced chunk
     by chunk (:func:`_by_chunk`) the probability values are checked chunk by chunk,
     each chunk just before its reduction, so that the data is read from memory once;
-    otherwise the whole array is checked first.
+    otherwise the whole array is checked first.  Integer labels of a 1-D
+    ``y_proba`` are then checked in the same pass, chunk by chunk, as the 0/1 outcome
+    (``outcome_labels`` of
+    :func:`~skcalib._core._validation.check_classification_labels`); where they are
+    not, they are validated again on their own and the pass is made again.
     """
     edges = None if bins is None else check_bin_edges(bins)
     n_bins = check_n_bins(n_bins)
-    data = check_classification_labels(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        array_api=True,
-    )
+    fixed = edges is not None or strategy == "uniform"  # rows reduced by chunk
+    inputs = dict(sample_weight=sample_weight, labels=labels, pos_label=pos_label, array_api=True)
+    data = check_classification_labels(y_true, y_proba, outcome_labels=fixed, **inputs)
     mode, edges = _bin_plan(data, multiclass, n_bins, strategy, edges)
     parts = None
     if _by_chunk(mode, edges):
-        parts = _reduce_chunks(data, mode, edges, threshold, check=True)
+        try:
+            parts = _reduce_chunks(data, mode, edges, threshold, check=True)
+        except ValueError:
+            if not data.outcome_unchecked:
+                raise
+            # labels other than 0/1 (or an invalid chunk): the labels' own checks
+            # first, as without the shortcut, then the pass again
+            data = check_classification_labels(y_true, y_proba, **inputs)
+            parts = _reduce_chunks(data, mode, edges, threshold, check=True)
     else:
         check_proba_values(data.proba, name=data.proba_name, tolerance=data.tolerance)
     return _stats_of_parts(data, mode, edges, n_bins, threshold, parts)

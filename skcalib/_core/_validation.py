@@ -92,6 +92,7 @@ __all__ = [
     "ClassificationInput",
     "check_classification_input",
     "check_classification_labels",
+    "check_outcome_chunk",
     "check_proba_chunk",
     "check_proba_reductions",
     "check_proba_values",
@@ -171,6 +172,11 @@ class ClassificationInput:
         ``array_api_dispatch=True``; None for numpy arrays (module docstring).
     device : device or None
         Their device.
+    outcome_unchecked : bool
+        Whether ``y`` holds integer labels of a 1-D ``proba`` taken as the 0/1
+        outcome without having been read (``check_classification_labels(...,
+        outcome_labels=True)``): the caller checks each chunk of them
+        (:func:`check_outcome_chunk`) before using it.
     """
 
     y: np.ndarray
@@ -183,6 +189,7 @@ class ClassificationInput:
     tolerance: float = PROBA_TOLERANCE
     xp: object = None
     device: object = None
+    outcome_unchecked: bool = False
 
     @property
     def n_samples(self):
@@ -878,6 +885,7 @@ def check_classification_labels(
     y_name="y_true",
     proba_name="y_proba",
     array_api=False,
+    outcome_labels=False,
 ):
     """:func:`check_classification_input` without the check of the probability values.
 
@@ -886,6 +894,17 @@ def check_classification_labels(
     (``name=data.proba_name, tolerance=data.tolerance``) before giving it to their
     kernel, so that every value is checked once, in the chunk that is then used.
     Anything else must call :func:`check_classification_input`.
+
+    With ``outcome_labels``, integer labels (numpy) of a 1-D ``y_proba``, without
+    ``labels`` and with ``pos_label`` None or 1, are not read here: they are taken as
+    the 0/1 outcome (the classes ``[0, 1]``, the positive class 1, the labels their own
+    indices, as when they are checked and hold only 0 and 1), and
+    :attr:`ClassificationInput.outcome_unchecked` is set.  The caller then checks each
+    chunk of labels in the pass that reads them anyway (:func:`check_outcome_chunk`),
+    and where one fails (or any check fails) validates again without
+    ``outcome_labels``, which raises the errors of the labels, or gives the encoded
+    labels of the classes found (``{-1, 1}``...): the labels are read once, not in a
+    pass of their own, for the same results and errors.
     """
     xp, device = get_namespace_and_device(y_proba)
     if xp is not None and not array_api:  # a host copy, for a numpy-only caller
@@ -907,6 +926,10 @@ def check_classification_labels(
             f"{y_name} and {proba_name} have different numbers of samples: {n} and {P.shape[0]}"
         )
     labels_given = labels is not None
+    if outcome_labels and _outcome_candidates(y, P, xp, labels_given, pos_label):
+        data = _unread_outcomes(y, P, sample_weight, proba_name, row_sum_tolerance(given_dtype))
+        if data is not None:
+            return data
     min_max = _int_min_max(y, yxp) if _is_int_labels(y, yxp) else None
     if labels_given:
         classes = _check_labels(labels)
@@ -961,6 +984,65 @@ def check_classification_labels(
         xp=xp,
         device=device,
     )
+
+
+def _outcome_candidates(y, P, xp, labels_given, pos_label):
+    """Whether ``check_classification_labels(..., outcome_labels=True)`` may take the
+    labels ``y`` as the 0/1 outcome of the 1-D ``P`` without reading them."""
+    if xp is not None or P.ndim != 1 or labels_given:
+        return False
+    if not (isinstance(y, np.ndarray) and y.dtype.kind in "iu"):
+        return False
+    if pos_label is None:
+        return True
+    return (
+        isinstance(pos_label, numbers.Integral)
+        and not isinstance(pos_label, bool | np.bool_)
+        and pos_label == 1
+    )
+
+
+def _unread_outcomes(y, P, sample_weight, proba_name, tolerance):
+    """The :class:`ClassificationInput` of labels ``y`` taken as the 0/1 outcome of the
+    1-D ``P`` (:func:`_outcome_candidates`), or None when the weights fail their check
+    (validation without ``outcome_labels`` then raises the first error)."""
+    try:
+        sw = check_sample_weight(sample_weight, y.shape[0], dtype=P.dtype)
+    except ValueError:
+        return None
+    return ClassificationInput(
+        y=y,
+        proba=P,
+        classes=np.array([0, 1], dtype=y.dtype),
+        pos_index=1,
+        sample_weight=sw,
+        binary_1d=True,
+        proba_name=proba_name,
+        tolerance=tolerance,
+        outcome_unchecked=True,
+    )
+
+
+class LabelsNotOutcomes(ValueError):
+    """A chunk of labels taken as the 0/1 outcome without a check holds another value
+    (:func:`check_outcome_chunk`): the caller validates the labels again."""
+
+
+def check_outcome_chunk(y):
+    """Raise :class:`LabelsNotOutcomes` unless every integer label of the numpy chunk
+    ``y`` is 0 or 1: one reduction, the largest label read as an unsigned integer (a
+    negative label reads as one above 2**63).
+
+    Examples
+    --------
+    >>> check_outcome_chunk(np.array([0, 1, 1]))
+    >>> check_outcome_chunk(np.array([0, -1]))
+    Traceback (most recent call last):
+    ...
+    skcalib._core._validation.LabelsNotOutcomes: labels other than 0 and 1
+    """
+    if y.shape[0] and y.view(f"u{y.dtype.itemsize}").max() > 1:
+        raise LabelsNotOutcomes("labels other than 0 and 1")
 
 
 def _greater_index(classes):

@@ -366,6 +366,53 @@ def test_negative_zero_entries_are_zero(dtype):
     )
 
 
+def test_integer_binary_labels_checked_in_the_binning_pass():
+    # integer labels of a 1-D y_proba are read once, in the chunks of the binning pass:
+    # the same numbers as labels checked first (other dtypes, {-1, 1}, labels=), and
+    # the same errors, the labels' before those of the probabilities and weights, also
+    # when the bad label is in the last chunk
+    rng = np.random.default_rng(5)
+    n = 100_000  # four chunks
+    p = rng.random(n)
+    y = (rng.random(n) < p).astype(np.int64)
+    want = expected_calibration_error(y, p, labels=[0, 1])
+    for yy, kwargs in [
+        (y, {}),
+        (y.astype(np.uint8), {}),
+        (y.astype(np.int32), {"pos_label": 1}),
+        (y.astype(bool), {}),
+        (2 * y - 1, {}),
+        (np.zeros(n, dtype=np.int64) + y * 0, {"labels": None}),
+    ]:
+        got = expected_calibration_error(yy, p, **kwargs)
+        if yy.any():
+            assert got == want
+        else:
+            assert got == expected_calibration_error(yy.astype(float), p)
+    assert expected_calibration_error(y, p, multiclass="classwise") == (
+        expected_calibration_error(y, p, multiclass="classwise", labels=[0, 1])
+    )
+    three = y.copy()
+    three[-1] = 3
+    bad_p = p.copy()
+    bad_p[10] = 1.5
+    bad_w = np.ones(n)
+    bad_w[7] = -1.0
+    cases = [
+        (three, p, None, "has 3 classes"),
+        (three, bad_p, None, "has 3 classes"),
+        (three, p, bad_w, "has 3 classes"),
+        (y - 1, p, None, r"values in \{-1, 0\}"),
+        (y, bad_p, None, r"y_proba\[10\] = 1.5"),
+        (y, p, bad_w, r"sample_weight\[7\] = "),
+    ]
+    for yy, pp, w, message in cases:
+        with pytest.raises(ValueError, match=message):
+            expected_calibration_error(yy, pp, sample_weight=w)
+        with pytest.raises(ValueError, match=message):
+            check_classification_input(yy, pp, sample_weight=w)
+
+
 @pytest.mark.parametrize("metric", ["ece", "sce", "brier", "nll"])
 def test_bad_row_caught_in_every_chunk(metric):
     # the hot metrics check each chunk as they read it: a bad row at the start, the end
