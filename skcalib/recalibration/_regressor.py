@@ -14,7 +14,12 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, proces
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, has_fit_parameter
 
 from .._core._validation import _find_nonfinite, check_sample_weight
-from ..metrics._regression._forms import PredictionInterval, _check_levels, as_predictive
+from ..metrics._regression._forms import (
+    PredictionInterval,
+    PredictiveQuantiles,
+    _check_levels,
+    as_predictive,
+)
 from ..utils._sklearn_compat import HasMethods, StrOptions, fit_context
 from ._classifier import RecalibratedClassifier, _rows, _SortedNames, _take
 from ._regression import ConformalInterval, QuantileRecalibration, StdScaling, _check_coverage
@@ -73,6 +78,76 @@ def _numeric(X):
     return X
 
 
+class _QuantileSet(RegressorMixin, BaseEstimator):
+    """One quantile regressor per level, read as :class:`PredictiveQuantiles`.
+
+    Each clone of ``estimator`` gets its level through the parameter ``quantile``
+    (:class:`~sklearn.linear_model.QuantileRegressor`,
+    :class:`~sklearn.ensemble.HistGradientBoostingRegressor` with ``loss="quantile"``)
+    or ``alpha`` (:class:`~sklearn.ensemble.GradientBoostingRegressor` with
+    ``loss="quantile"``).  Crossing quantiles are sorted in each row (the monotone
+    rearrangement of Chernozhukov, Fernandez-Val and Galichon 2010, which never increases
+    the pinball loss).
+    """
+
+    def __init__(self, estimator, levels):
+        self.estimator = estimator
+        self.levels = levels
+
+    def _level_parameter(self):
+        params = self.estimator.get_params(deep=False)
+        loss = params.get("loss", "quantile")
+        if loss != "quantile":
+            raise ValueError(
+                f"quantile_levels needs quantile regressors: {type(self.estimator).__name__}"
+                f" has loss={loss!r}; set loss='quantile'"
+            )
+        for name in ("quantile", "alpha"):
+            if name in params:
+                return name
+        raise ValueError(
+            f"quantile_levels needs a quantile regressor with a 'quantile' or 'alpha' "
+            f"parameter (QuantileRegressor, GradientBoostingRegressor(loss='quantile'), "
+            f"HistGradientBoostingRegressor(loss='quantile')); "
+            f"{type(self.estimator).__name__} has neither"
+        )
+
+    def fit(self, X, y, **fit_params):
+        levels = _check_levels(self.levels, "quantile_levels")
+        if levels.shape[0] < 2 or np.any(np.diff(levels) <= 0):
+            raise ValueError(
+                "quantile_levels must hold at least 2 strictly increasing levels, got "
+                f"{levels.tolist()!r}"
+            )
+        name = self._level_parameter()
+        self.levels_ = levels
+        self.estimators_ = [
+            clone(self.estimator).set_params(**{name: float(tau)}).fit(X, y, **fit_params)
+            for tau in levels
+        ]
+        first = self.estimators_[0]
+        if hasattr(first, "n_features_in_"):
+            self.n_features_in_ = first.n_features_in_
+        if hasattr(first, "feature_names_in_"):
+            self.feature_names_in_ = first.feature_names_in_
+        return self
+
+    def predict_distribution(self, X):
+        check_is_fitted(self)
+        q = np.column_stack(
+            [np.asarray(e.predict(X), dtype=np.float64).reshape(-1) for e in self.estimators_]
+        )
+        return PredictiveQuantiles(np.sort(q, axis=1), self.levels_)
+
+    def predict(self, X):
+        return as_predictive(self.predict_distribution(X)).ppf([0.5])[:, 0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = get_tags(self.estimator).input_tags.sparse
+        return tags
+
+
 class RecalibratedRegressor(MetaEstimatorMixin, RegressorMixin, BaseEstimator):
     """A probabilistic regressor whose predictive distribution is recalibrated.
 
@@ -95,6 +170,15 @@ class RecalibratedRegressor(MetaEstimatorMixin, RegressorMixin, BaseEstimator):
       the regressor is not refitted and the recalibrator is fitted on its predictions
       for all of ``X, y``, which must then be held-out data.
 
+    With ``quantile_levels``, ``estimator`` is a quantile regressor
+    (:class:`~sklearn.linear_model.QuantileRegressor`,
+    :class:`~sklearn.ensemble.GradientBoostingRegressor` or
+    :class:`~sklearn.ensemble.HistGradientBoostingRegressor` with ``loss="quantile"``):
+    one clone is fitted per level (its ``quantile`` or ``alpha`` set to the level), and
+    their predictions, sorted in each row where they cross, are the predictive
+    distribution (:class:`~skcalib.metrics.PredictiveQuantiles`, linear between the
+    levels).
+
     Parameters
     ----------
     estimator : estimator instance, default=None
@@ -107,11 +191,16 @@ class RecalibratedRegressor(MetaEstimatorMixin, RegressorMixin, BaseEstimator):
         The splits, as in :func:`sklearn.model_selection.cross_val_predict` (an int is
         a :class:`~sklearn.model_selection.KFold`).  Ignored for a
         :class:`~sklearn.frozen.FrozenEstimator`.
+    quantile_levels : array-like of shape (n_levels,), default=None
+        Levels in (0, 1), at least two, increasing: ``estimator`` is a quantile
+        regressor fitted once per level.
 
     Attributes
     ----------
     estimator_ : estimator instance
-        The regressor fitted on all the data (or the frozen one).
+        The regressor fitted on all the data (or the frozen one; with
+        ``quantile_levels``, the set of quantile regressors, whose ``estimators_`` holds
+        one per level and whose ``predict_distribution`` gives their quantiles).
     calibrator_ : StdScaling, QuantileRecalibration or ConformalInterval
         The fitted recalibrator.
     n_features_in_ : int
@@ -153,15 +242,26 @@ class RecalibratedRegressor(MetaEstimatorMixin, RegressorMixin, BaseEstimator):
             ConformalInterval,
         ],
         "cv": ["cv_object"],
+        "quantile_levels": ["array-like", None],
     }
 
-    def __init__(self, estimator=None, *, method="std_scaling", cv=5):
+    def __init__(self, estimator=None, *, method="std_scaling", cv=5, quantile_levels=None):
         self.estimator = estimator
         self.method = method
         self.cv = cv
+        self.quantile_levels = quantile_levels
 
     def _get_estimator(self):
-        return BayesianRidge() if self.estimator is None else self.estimator
+        estimator = BayesianRidge() if self.estimator is None else self.estimator
+        if self.quantile_levels is not None:
+            if isinstance(estimator, FrozenEstimator):
+                raise ValueError(
+                    "quantile_levels fits one quantile regressor per level: the estimator "
+                    "cannot be a FrozenEstimator (give a fitted model's predictive "
+                    "quantiles through a predict_distribution method instead)"
+                )
+            return _QuantileSet(estimator, self.quantile_levels)
+        return estimator
 
     def _get_calibrator(self):
         if isinstance(self.method, str):

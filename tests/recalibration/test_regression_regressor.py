@@ -175,3 +175,44 @@ def test_recalibrated_regressor_checks_with_every_method(method):
             ran.add(name)
     assert ran == RECALIBRATOR_SENSITIVE_CHECKS & available
     assert "check_regressors_train" in ran
+
+
+def test_quantile_regressors_one_per_level():
+    from sklearn.ensemble import GradientBoostingRegressor
+    from sklearn.linear_model import QuantileRegressor
+
+    from skcalib.metrics import PredictiveQuantiles
+
+    levels = [0.1, 0.5, 0.9]
+    gbr = GradientBoostingRegressor(loss="quantile", n_estimators=8, max_depth=2)
+    reg = RecalibratedRegressor(gbr, method="conformal", cv=2, quantile_levels=levels)
+    reg.fit(X, Y)
+    fitted = reg.estimator_.estimators_
+    assert [e.alpha for e in fitted] == levels
+    base = reg.estimator_.predict_distribution(X_TEST)
+    assert isinstance(base, PredictiveQuantiles)
+    q = np.column_stack([e.predict(X_TEST) for e in fitted])
+    assert_allclose(base.values, np.sort(q, axis=1))  # crossing quantiles rearranged
+    assert_allclose(reg.estimator_.predict(X_TEST), base.ppf([0.5])[:, 0])
+    assert_allclose(reg.predict(X_TEST), base.mean())  # conformal: around the mean
+    iv = reg.predict_interval(X_TEST, coverage=0.8)
+    hit = np.mean((iv.lower <= Y_TEST) & (Y_TEST <= iv.upper))
+    assert 0.6 <= hit <= 0.95
+    # isotonic recalibration of the quantile set: a RecalibratedDistribution over it
+    iso = clone(reg).set_params(method="isotonic").fit(X, Y)
+    assert isinstance(iso.predict_distribution(X_TEST).base, PredictiveQuantiles)
+    # QuantileRegressor: its level is the parameter "quantile"
+    qr = RecalibratedRegressor(
+        QuantileRegressor(alpha=0.0, solver="highs"), cv=3, quantile_levels=[0.25, 0.75]
+    ).fit(X[:90], Y[:90])
+    assert [e.quantile for e in qr.estimator_.estimators_] == [0.25, 0.75]
+    with pytest.raises(ValueError, match="loss='squared_error'; set loss='quantile'"):
+        RecalibratedRegressor(GradientBoostingRegressor(), quantile_levels=levels).fit(X, Y)
+    with pytest.raises(ValueError, match="LinearRegression has neither"):
+        RecalibratedRegressor(LinearRegression(), quantile_levels=levels).fit(X, Y)
+    with pytest.raises(ValueError, match="at least 2 strictly increasing"):
+        RecalibratedRegressor(gbr, quantile_levels=[0.9, 0.1]).fit(X, Y)
+    with pytest.raises(ValueError, match="quantile_levels must lie strictly between 0 and 1"):
+        RecalibratedRegressor(gbr, quantile_levels=[0.0, 0.5]).fit(X, Y)
+    with pytest.raises(ValueError, match="cannot be a FrozenEstimator"):
+        RecalibratedRegressor(FrozenEstimator(gbr), quantile_levels=levels).fit(X, Y)
