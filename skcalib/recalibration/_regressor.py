@@ -112,7 +112,9 @@ class _QuantileSet(RegressorMixin, BaseEstimator):
             f"{type(self.estimator).__name__} has neither"
         )
 
-    def fit(self, X, y, **fit_params):
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        if sample_weight is not None and has_fit_parameter(self.estimator, "sample_weight"):
+            fit_params["sample_weight"] = sample_weight
         levels = _check_levels(self.levels, "quantile_levels")
         if levels.shape[0] < 2 or np.any(np.diff(levels) <= 0):
             raise ValueError(

@@ -206,6 +206,12 @@ def test_quantile_regressors_one_per_level():
         QuantileRegressor(alpha=0.0, solver="highs"), cv=3, quantile_levels=[0.25, 0.75]
     ).fit(X[:90], Y[:90])
     assert [e.quantile for e in qr.estimator_.estimators_] == [0.25, 0.75]
+    # sample weights reach each quantile regressor
+    w = np.random.default_rng(0).integers(0, 3, size=90).astype(float)
+    qr.fit(X[:90], Y[:90], sample_weight=w)
+    direct = QuantileRegressor(alpha=0.0, solver="highs", quantile=0.75)
+    direct.fit(X[:90], Y[:90], sample_weight=w)
+    assert_allclose(qr.estimator_.estimators_[1].coef_, direct.coef_)
     with pytest.raises(ValueError, match="loss='squared_error'; set loss='quantile'"):
         RecalibratedRegressor(GradientBoostingRegressor(), quantile_levels=levels).fit(X, Y)
     with pytest.raises(ValueError, match="LinearRegression has neither"):
