@@ -200,7 +200,7 @@ def classwise_figure(report, inputs, model, *, strategy="quantile", interval="wi
         legend = a.get_legend()
         if legend is not None:
             legend.remove()
-    fig.suptitle(f"{model}: class-wise reliability (dotted: perfect calibration)")
+    fig.suptitle(f"{model}: class-wise reliability", fontsize="medium")
     fig.supxlabel("Predicted probability of the class")
     fig.supylabel("Observed frequency; samples per bin")
     return fig, f"{model}, class-wise: {_bins_text(n_bins, used)} per class"

@@ -1,20 +1,22 @@
 """One self-contained HTML page of calibration reports (``skcalib report --html FILE``).
 
-The page needs nothing but itself: the style sheet is inline, every diagram is a PNG
-embedded as a ``data:`` URI (drawn with matplotlib's Agg canvas, no pyplot), there is no
-script and no reference to the network, so it opens from an e-mail attachment or a CI
-artefact.  Every string that comes from the user (titles, model and class names, file
-names, the command line) is escaped with :func:`html.escape`.
+The page needs nothing but itself: the style sheet is inline, every figure is an inline
+SVG drawn by matplotlib (no pyplot), the only script is a few lines that sort the summary
+table of a grouped report, and nothing refers to the network, so it opens from an e-mail
+attachment or a CI artefact.  Every string that comes from the user (titles, model,
+group and class names, file names, the command line) is escaped with
+:func:`html.escape`.
 """
 
 from __future__ import annotations
 
-import base64
+import copy
 import html
 import io
 import math
 import os
 import platform
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -31,15 +33,17 @@ from ._figures import (
     model_inputs,
     reliability_figure,
 )
-from ._report import CalibrationReport
+from ._report import CalibrationReport, calibration_report
 
 __all__ = ["render_html", "write_html"]
 
-#: Bootstrap resamples of the confidence intervals of the metrics (kept modest: the
-#: ECE and MCE resample bin counts, but the Brier score and NLL resample rows).
+#: Bootstrap resamples of the confidence intervals (the ECE resamples bin counts, the
+#: Brier score and NLL rows).
 N_RESAMPLES = 200
 #: Folds of the cross-fitted recalibration preview.
 N_FOLDS = 5
+#: Groups of a grouped report shown in detail (the worst by ECE), besides the overall data.
+N_DETAILED = 3
 #: Metrics given a bootstrap confidence interval: (key, header).
 CI_METRICS = (
     ("expected_calibration_error", "ECE"),
@@ -52,13 +56,45 @@ body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:2em 
 max-width:1150px;padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.6em;border-bottom:2px solid #444}h2{font-size:1.35em;margin-top:2em;
 border-bottom:1px solid #aaa}h3{font-size:1.1em}
-table{border-collapse:collapse;margin:.6em 0}th,td{padding:.25em .7em;border:1px solid #ccc}
-th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
-td.txt{text-align:left}p.note{color:#555;font-size:.92em}
-.panels{display:flex;flex-wrap:wrap;gap:1em}.panels img{max-width:100%;height:auto}
-.wide{overflow-x:auto}figure{margin:0}figcaption{font-size:.9em;color:#555}
-code{background:#f5f5f5;padding:0 .2em}dl{display:grid;grid-template-columns:max-content auto;
-gap:.2em 1em}dt{font-weight:bold}dd{margin:0}
+table{border-collapse:collapse;margin:.6em 0;max-width:100%}
+th,td{padding:.25em .6em;border:1px solid #ccc}th{background:#f0f0f0}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.txt{text-align:left;overflow-wrap:anywhere}p.note{color:#555;font-size:.92em}
+.wide{max-width:100%;overflow-x:auto}.scroll{max-height:30em;overflow-y:auto}
+figure{margin:.5em 0}figure svg{max-width:100%;height:auto;display:block}
+figcaption{font-size:.9em;color:#555}
+code{background:#f5f5f5;padding:0 .2em;overflow-wrap:anywhere}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2em 1em}
+dt{font-weight:bold}dd{margin:0;overflow-wrap:anywhere}
+.verdict{background:#f3f7fb;border-left:4px solid #2b6cb0;padding:.6em 1em}
+.verdict li{margin:.25em 0}table.sortable th{cursor:pointer}
+table.sortable th[data-dir=desc]::after{content:" \\25BC"}
+table.sortable th[data-dir=asc]::after{content:" \\25B2"}
+"""
+
+#: Sorts a table.sortable by the clicked column (cells' data-value: numbers, else
+#: text; NaN last), descending first.
+_SORT_JS = """
+document.querySelectorAll("table.sortable").forEach(function (t) {
+  t.tHead.rows[0].querySelectorAll("th").forEach(function (th, i) {
+    th.addEventListener("click", function () {
+      var dir = th.dataset.dir === "desc" ? 1 : -1;
+      t.tHead.querySelectorAll("th").forEach(function (h) { delete h.dataset.dir; });
+      th.dataset.dir = dir > 0 ? "asc" : "desc";
+      var body = t.tBodies[0], rows = Array.from(body.rows);
+      rows.sort(function (a, b) {
+        var x = a.cells[i].dataset.value, y = b.cells[i].dataset.value;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        if (isNaN(nx) || isNaN(ny)) {
+          if (!isNaN(nx) || !isNaN(ny)) { return isNaN(nx) ? 1 : -1; }
+          return dir * String(x).localeCompare(String(y));
+        }
+        return dir * (nx - ny);
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
 """
 
 
@@ -72,14 +108,56 @@ def _fmt(v, digits):
     return f"{v:.{digits}f}"
 
 
-def _png_data_uri(fig, dpi=100):
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+def _num(v, digits, key=None):
+    """A right-aligned number cell holding its full value in ``data-value``."""
+    attr = "" if key is None else f' data-key="{_e(key)}"'
+    return f'<td class="num"{attr} data-value="{_e(repr(float(v)))}">{_e(_fmt(v, digits))}</td>'
 
 
-def _img(uri, alt):
-    return f'<img src="{uri}" alt="{_e(alt)}">'
+def _txt(text):
+    return f'<td class="txt" data-value="{_e(text)}">{_e(text)}</td>'
+
+
+def _html_table(cls, heads, rows, *, wrap=True):
+    """A table of ``rows`` (lists of cell HTML) under ``heads`` (plain strings)."""
+    out = (
+        f'<table class="{cls}"><thead><tr>'
+        + "".join(f"<th>{_e(h)}</th>" for h in heads)
+        + "</tr></thead><tbody>"
+        + "".join("<tr>" + "".join(r) + "</tr>" for r in rows)
+        + "</tbody></table>"
+    )
+    return f'<div class="wide">{out}</div>' if wrap else out
+
+
+_ID = re.compile(r'(\bid="|url\(#|href="#)')
+
+
+class _Figures:
+    """Renders matplotlib figures as inline SVG, each with its own id prefix."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, fig, alt, caption=None):
+        """The ``<figure>`` of ``fig``: the background of its Axes ``i`` and their lines
+        carry the ids ``axes-bg-i`` and ``curve-i-j``, so that a browser can check every
+        curve against its Axes."""
+        for i, ax in enumerate(fig.axes):
+            ax.patch.set_gid(f"axes-bg-{i}")
+            for j, line in enumerate(ax.get_lines()):
+                line.set_gid(f"curve-{i}-{j}")
+        buf = io.StringIO()
+        fig.savefig(
+            buf, format="svg", metadata=dict.fromkeys(("Creator", "Date", "Format", "Type"))
+        )
+        self.count += 1
+        svg = buf.getvalue()
+        svg = svg[svg.index("<svg") :]
+        svg = _ID.sub(lambda m: m.group(1) + f"f{self.count}-", svg)
+        svg = svg.replace("<svg ", f'<svg role="img" aria-label="{_e(alt)}" ', 1)
+        cap = "" if caption is None else f"<figcaption>{_e(caption)}</figcaption>"
+        return f'<figure class="fig">{svg}{cap}</figure>'
 
 
 def _model_inputs(inputs, model):
@@ -95,12 +173,7 @@ def _table(report, digits):
     out.append("</tr></thead><tbody>")
     for m in report.models:
         out.append(f'<tr><td class="txt">{_e(m)}</td><td class="num">{report.n_samples[m]}</td>')
-        for c in report.columns:
-            v = report.values[m][c.key]
-            out.append(
-                f'<td class="num" data-key="{_e(c.key)}" data-value="{_e(repr(float(v)))}">'
-                f"{_e(_fmt(v, digits))}</td>"
-            )
+        out += [_num(report.values[m][c.key], digits, c.key) for c in report.columns]
         out.append("</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -160,29 +233,38 @@ def _kwargs_for(func, common, n_bins):
     return kw
 
 
-def _reliability_section(report, inputs, options):
-    strategy, interval = options["strategy"], options["intervals"]
+class _Context:
+    """What the sections of one page share: options, figure renderer, computed results."""
+
+    def __init__(self, options, digits):
+        self.options, self.digits = options, digits
+        self.figure = _Figures()
+        self.cache = {}
+
+    def memo(self, key, compute):
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+
+def _reliability_section(ctx, report, inputs):
+    strategy, interval = ctx.options["strategy"], ctx.options["intervals"]
     streamed = inputs is None and getattr(report, "_accumulators", None) is not None
     fig, captions = reliability_figure(report, inputs, strategy=strategy, interval=interval)
     out = ["<h3>Reliability diagrams</h3>"]
-    out.append(
-        f"<figure>{_img(_png_data_uri(fig), 'reliability diagrams, one panel per model')}"
-        f"<figcaption>{_e('; '.join(captions))}</figcaption></figure>"
-    )
-    if options["classwise"] and (inputs is not None or streamed):
+    out.append(ctx.figure(fig, "reliability diagrams, one panel per model", "; ".join(captions)))
+    if ctx.options["classwise"] and (inputs is not None or streamed):
         for m in report.models:
             cfig, caption = classwise_figure(
                 report, inputs, m, strategy=strategy, interval=interval
             )
-            out.append(
-                f"<figure>{_img(_png_data_uri(cfig), f'class-wise reliability diagrams of {m}')}"
-                f"<figcaption>{_e(caption)}</figcaption></figure>"
-            )
+            out.append(ctx.figure(cfig, f"class-wise reliability diagrams of {m}", caption))
     what = {
         "wilson": f"its {CONFIDENCE_LEVEL:.0%} Wilson score interval",
         "clopper_pearson": f"its {CONFIDENCE_LEVEL:.0%} Clopper-Pearson (exact) interval",
         "none": "no interval",
     }[interval]
+    rule = ""
     if inputs is not None:
         binning = (
             "bins holding equal numbers of samples (equal-mass bins: every bin has data "
@@ -199,11 +281,8 @@ def _reliability_section(report, inputs, options):
             f"the {report.n_bins} equal-width bins of the streamed accumulators (the bins "
             "of the ECE column; equal-mass bins need the predictions in memory)"
         )
-        rule = ""
     else:
-        binning = f"the {report.n_bins} equal-width bins of the ECE column"
-        rule = ""
-        what = "no interval"
+        binning, what = f"the {report.n_bins} equal-width bins of the ECE column", "no interval"
     out.append(
         f'<p class="note">One panel per model. Each point is one of {_e(binning)}{_e(rule)}: '
         f"the mean predicted probability against the observed frequency, with {_e(what)}. "
@@ -213,101 +292,121 @@ def _reliability_section(report, inputs, options):
     return "".join(out)
 
 
-def _rejection_section(report, inputs):
+def _rejection_section(ctx, report, inputs):
     from ..display import RejectionDisplay
     from ..display._base import headless_figure
 
-    fig = headless_figure(figsize=(6.4, 4.6), layout="constrained")
+    fig = headless_figure(figsize=(7.5, 4.6), layout="constrained")
     ax = fig.subplots()
     single = len(report.models) == 1
     for m in report.models:
         kw = _model_inputs(inputs, m)
+        y, p = kw.pop("y_true"), kw.pop("y_proba")
         RejectionDisplay.from_predictions(
-            kw.pop("y_true"),
-            kw.pop("y_proba"),
-            name=m,
-            ax=ax,
-            show_oracle=single,
-            show_random=single,
-            **kw,
+            y, p, name=m, ax=ax, show_oracle=single, show_random=single, **kw
         )
     return (
         "<h3>Rejection curves</h3>"
-        + _img(_png_data_uri(fig), "rejection curves")
+        + ctx.figure(fig, "rejection curves")
         + '<p class="note">Accuracy of the predictions kept when the least confident '
         "fraction is rejected (confidence: the top-label probability). A curve that rises "
         "steadily means the confidence ranks the errors well.</p>"
     )
 
 
-def _tests_section(report, inputs, digits):
-    rows = []
+def _tests_section(ctx, report, inputs):
+    rows, infinite = [], []
     for m in report.models:
         kw = _model_inputs(inputs, m)
         y, p = kw.pop("y_true"), kw.pop("y_proba")
-        cells = [f'<td class="txt">{_e(m)}</td>']
+        cells = [_txt(m)]
         for func in (_metrics.spiegelhalter_test, _metrics.hosmer_lemeshow_test):
             try:
                 res = func(y, p, **kw)
-                cells.append(f'<td class="num">{_e(_fmt(float(res.statistic), digits))}</td>')
-                if hasattr(res, "df"):
-                    cells.append(f'<td class="num">{_e(res.df)}</td>')
-                cells.append(f'<td class="num">{_e(_fmt(float(res.pvalue), digits))}</td>')
             except ValueError as exc:
                 span = 3 if func is _metrics.hosmer_lemeshow_test else 2
                 cells.append(f'<td class="txt" colspan="{span}">n/a: {_e(exc)}</td>')
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+                continue
+            cells.append(_num(float(res.statistic), ctx.digits))
+            if hasattr(res, "df"):
+                cells.append(f'<td class="num">{_e(res.df)}</td>')
+                if math.isinf(res.statistic):
+                    infinite.append(m)
+            cells.append(_num(float(res.pvalue), ctx.digits))
+        rows.append(cells)
+    heads = ["model", "Spiegelhalter z", "p-value", "Hosmer-Lemeshow C", "df", "p-value"]
+    note = ""
+    if infinite:
+        note = (
+            f" Hosmer-Lemeshow C is inf for {', '.join(infinite)}: in at least one of its "
+            "10 groups every predicted probability is exactly 1 (or 0), so the group's "
+            "variance E(1 - E/n) is zero, and yet the outcome differed at least once. A "
+            "probability of exactly 1 is refuted by a single counter-example: the "
+            "statistic is infinite and the p-value 0. Probabilities clipped away from 0 "
+            "and 1 (or a recalibration) give a finite statistic."
+        )
     return (
         "<h3>Calibration tests</h3>"
-        '<table class="tests"><thead><tr><th>model</th><th>Spiegelhalter z</th>'
-        "<th>p-value</th><th>Hosmer-Lemeshow C</th><th>df</th><th>p-value</th></tr></thead>"
-        "<tbody>" + "".join(rows) + "</tbody></table>"
-        '<p class="note">Null hypothesis: the model is calibrated; a small p-value is evidence '
-        "against it (Hosmer-Lemeshow: 10 groups by predicted probability, top label when "
-        "there are more than two classes).</p>"
+        + _html_table("tests", heads, rows)
+        + '<p class="note">Null hypothesis: the model is calibrated; a small p-value is '
+        "evidence against it (Hosmer-Lemeshow: 10 groups by predicted probability, top "
+        "label when there are more than two classes)." + _e(note) + "</p>"
     )
 
 
-def _ci_section(report, inputs, options, digits):
-    seed = options["random_state"]
-    rows = []
-    for m in report.models:
+def _ci(ctx, report, inputs, m, key):
+    """The bootstrap interval of one metric of one model (computed once per page)."""
+
+    def compute():
         y, p, common = _canonical(inputs, m)
-        cells = [f'<td class="txt">{_e(m)}</td>']
-        for key, _ in CI_METRICS:
-            func = getattr(_metrics, key)
-            ci = _metrics.calibration_error_ci(
-                func,
-                y,
-                p,
-                n_resamples=N_RESAMPLES,
-                random_state=seed,
-                **_kwargs_for(func, common, report.n_bins),
-            )
-            cells.append(
-                f'<td class="num" data-key="{_e(key)}" data-low="{_e(repr(float(ci.low)))}" '
-                f'data-high="{_e(repr(float(ci.high)))}">{_e(_fmt(float(ci.estimate), digits))} '
-                f"[{_e(_fmt(float(ci.low), digits))}, {_e(_fmt(float(ci.high), digits))}]</td>"
-            )
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    head = "".join(f"<th>{_e(h)} [{CONFIDENCE_LEVEL:.0%} CI]</th>" for _, h in CI_METRICS)
+        func = getattr(_metrics, key)
+        return _metrics.calibration_error_ci(
+            func,
+            y,
+            p,
+            n_resamples=N_RESAMPLES,
+            random_state=ctx.options["random_state"],
+            **_kwargs_for(func, common, report.n_bins),
+        )
+
+    return ctx.memo(("ci", id(report), m, key), compute)
+
+
+def _ci_text(ci, digits):
+    return f"{_fmt(float(ci.estimate), digits)} [{_fmt(ci.low, digits)}, {_fmt(ci.high, digits)}]"
+
+
+def _ci_cell(ci, digits, key):
+    return (
+        f'<td class="num" data-key="{_e(key)}" data-value="{_e(repr(float(ci.estimate)))}" '
+        f'data-low="{_e(repr(float(ci.low)))}" data-high="{_e(repr(float(ci.high)))}">'
+        f"{_e(_ci_text(ci, digits))}</td>"
+    )
+
+
+def _ci_section(ctx, report, inputs):
+    rows = [
+        [_txt(m)] + [_ci_cell(_ci(ctx, report, inputs, m, k), ctx.digits, k) for k, _ in CI_METRICS]
+        for m in report.models
+    ]
+    heads = ["model"] + [f"{h} [{CONFIDENCE_LEVEL:.0%} CI]" for _, h in CI_METRICS]
     return (
         "<h3>Confidence intervals</h3>"
-        f'<table class="ci"><thead><tr><th>model</th>{head}</tr></thead><tbody>'
-        + "".join(rows)
-        + "</tbody></table>"
-        f'<p class="note">Bootstrap percentile intervals ({N_RESAMPLES} resamples, seed '
-        f"{_e(seed)}, skcalib.metrics.calibration_error_ci): the ECE resamples the "
-        "(bin, outcome) counts of its bins, the Brier score and NLL resample the rows. "
-        "They show how much each number would move on another sample of the same size.</p>"
+        + _html_table("ci", heads, rows)
+        + f'<p class="note">Bootstrap percentile intervals ({N_RESAMPLES} resamples, seed '
+        f"{_e(ctx.options['random_state'])}, skcalib.metrics.calibration_error_ci): the ECE "
+        "resamples the (bin, outcome) counts of its bins, the Brier score and NLL resample "
+        "the rows. They show how much each number would move on another sample of the "
+        "same size. The ECE is biased upward by noise, and so are its resamples: an ECE "
+        "below its interval means the model is as well calibrated as a sample of this "
+        "size can show.</p>"
     )
 
 
-def _decomposition_section(report, inputs, digits):
-    """The score decompositions of each model: of the Brier score on the table's bins, and
-    of the log score (which needs the predictions: not for streamed ones, ``inputs`` None,
-    whose Brier decomposition comes from their accumulators)."""
-    rows = []
+def _decomposition_section(ctx, report, inputs):
+    """The Brier score's decomposition on the table's bins (from the accumulators of
+    streamed predictions, ``inputs`` None) and, with the predictions, the log score's."""
+    brier_rows, log_rows = [], []
     for m in report.models:
         if inputs is None:
             b = report._accumulators[m].brier_decomposition()
@@ -316,61 +415,53 @@ def _decomposition_section(report, inputs, digits):
             b = _metrics.brier_decomposition(
                 y, p, **_kwargs_for(_metrics.brier_decomposition, common, report.n_bins)
             )
-        values = [
-            report.values[m]["brier_score"],
-            b.reliability,
-            b.resolution,
-            b.uncertainty,
-            b.within_bin_variance,
-            b.within_bin_covariance,
-        ]
+        values = [report.values[m]["brier_score"], b.reliability, b.resolution, b.uncertainty]
+        values += [b.within_bin_variance, b.within_bin_covariance]
+        brier_rows.append([_txt(m)] + [_num(float(v), ctx.digits) for v in values])
         if inputs is not None:
             s = _metrics.score_decomposition(
                 y, p, scoring="log_loss", **_kwargs_for(_metrics.score_decomposition, common, 0)
             )
-            values += [s.score, s.miscalibration, s.discrimination, s.uncertainty]
-        cells = "".join(f'<td class="num">{_e(_fmt(float(v), digits))}</td>' for v in values)
-        rows.append(f'<tr><td class="txt">{_e(m)}</td>{cells}</tr>')
-    heads = [
-        "Brier",
-        "reliability",
-        "resolution",
-        "uncertainty",
-        "within-bin variance",
-        "within-bin covariance",
-    ]
-    if inputs is None:
-        log_note = (
-            " Streamed predictions: the Brier decomposition comes from the counts and sums "
-            "of the bins and two running totals; the decomposition of the log score needs "
-            "the predictions in memory."
-        )
-    else:
-        heads += ["log score", "miscalibration", "discrimination", "uncertainty"]
-        multiclass = any(report.positive_class[m] is None for m in report.models)
-        log_note = (
-            " Log score = miscalibration - discrimination + uncertainty (CORP "
-            "decomposition, isotonic recalibration, Dimitriadis, Gneiting and Jordan 2021; "
-            "skcalib.metrics.score_decomposition)."
-        ) + (
-            " With more than two classes the log score is decomposed one class against the "
-            "rest and summed over the classes, so it is not the NLL column."
-            if multiclass
-            else " For two classes the log score is the NLL column."
-        )
-    return (
-        "<h3>Score decompositions</h3>"
-        '<div class="wide"><table class="decomposition"><thead><tr><th>model</th>'
-        + "".join(f"<th>{_e(h)}</th>" for h in heads)
-        + "</tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table></div>"
+            values = [s.score, s.miscalibration, s.discrimination, s.uncertainty]
+            log_rows.append([_txt(m)] + [_num(float(v), ctx.digits) for v in values])
+    heads = ["model", "Brier", "reliability", "resolution", "uncertainty"]
+    heads += ["within-bin variance", "within-bin covariance"]
+    out = [
+        "<h3>Score decompositions</h3>",
+        _html_table("decomposition", heads, brier_rows),
         '<p class="note">Brier score = reliability - resolution + uncertainty + within-bin '
         "variance - within-bin covariance (Murphy 1973, Stephenson et al. 2008, on the "
-        f"table's {report.n_bins} equal-width bins; skcalib.metrics.brier_decomposition)."
-        + _e(log_note)
+        f"table's {report.n_bins} equal-width bins; skcalib.metrics.brier_decomposition).",
+    ]
+    if inputs is None:
+        out.append(
+            " Streamed predictions: the Brier decomposition comes from the counts and sums "
+            "of the bins and two running totals; the decomposition of the log score needs "
+            "the predictions in memory.</p>"
+        )
+        return "".join(out)
+    multiclass = any(report.positive_class[m] is None for m in report.models)
+    out.append("</p>")
+    out.append(
+        _html_table(
+            "log-decomposition",
+            ["model", "log score", "miscalibration", "discrimination", "uncertainty"],
+            log_rows,
+        )
+    )
+    out.append(
+        '<p class="note">Log score = miscalibration - discrimination + uncertainty (CORP '
+        "decomposition, isotonic recalibration, Dimitriadis, Gneiting and Jordan 2021; "
+        "skcalib.metrics.score_decomposition). "
+        + (
+            "With more than two classes the log score is decomposed one class against the "
+            "rest and summed over the classes, so it is not the NLL column."
+            if multiclass
+            else "For two classes the log score is the NLL column."
+        )
         + "</p>"
     )
+    return "".join(out)
 
 
 def _cross_fitted(y, p, weight, calibrator, n_classes, seed):
@@ -398,37 +489,48 @@ def _cross_fitted(y, p, weight, calibrator, n_classes, seed):
     return out, sorted(set(caught))
 
 
-def _recalibration_section(report, inputs, options, digits):
+def _recalibrated(ctx, report, inputs, m):
+    """ECE and NLL before and after cross-fitted recalibration (None: too few samples)."""
     from ..recalibration import IsotonicCalibration, TemperatureScaling
 
-    seed = options["random_state"]
-    rows, notes = [], []
-    for m in report.models:
+    def compute():
         y, p, common = _canonical(inputs, m)
+        if len(y) < 2 * N_FOLDS:
+            return None
         k = p.shape[1]
         ece_kw = _kwargs_for(_metrics.expected_calibration_error, common, report.n_bins)
         nll_kw = _kwargs_for(_metrics.negative_log_likelihood, common, report.n_bins)
-        if len(y) < 2 * N_FOLDS:
-            rows.append(
-                f'<tr><td class="txt">{_e(m)}</td><td class="txt" colspan="6">n/a: fewer '
-                f"than {2 * N_FOLDS} samples</td></tr>"
-            )
-            continue
         ece = [_metrics.expected_calibration_error(y, p, **ece_kw)]
         nll = [_metrics.negative_log_likelihood(y, p, **nll_kw)]
+        notes = []
         for cal in (
             TemperatureScaling(input="proba", classes=np.arange(k)),
             IsotonicCalibration(input="proba", classes=np.arange(k)),
         ):
-            q, caught = _cross_fitted(y, p, common["sample_weight"], cal, k, seed)
+            q, caught = _cross_fitted(
+                y, p, common["sample_weight"], cal, k, ctx.options["random_state"]
+            )
             ece.append(_metrics.expected_calibration_error(y, q, **ece_kw))
             nll.append(_metrics.negative_log_likelihood(y, q, **nll_kw))
             notes += [f"{m}, {type(cal).__name__}: {c}" for c in caught]
-        values = ece + nll
-        cells = "".join(f'<td class="num">{_e(_fmt(float(v), digits))}</td>' for v in values)
-        rows.append(f'<tr><td class="txt">{_e(m)}</td>{cells}</tr>')
-    heads = ["ECE", "ECE, temperature", "ECE, isotonic", "NLL", "NLL, temperature"]
-    heads.append("NLL, isotonic")
+        return ece, nll, notes
+
+    return ctx.memo(("recal", id(report), m), compute)
+
+
+def _recalibration_section(ctx, report, inputs):
+    rows, notes = [], []
+    for m in report.models:
+        r = _recalibrated(ctx, report, inputs, m)
+        if r is None:
+            rows.append(
+                [_txt(m), f'<td class="txt" colspan="6">n/a: fewer than {2 * N_FOLDS} samples</td>']
+            )
+            continue
+        rows.append([_txt(m)] + [_num(float(v), ctx.digits) for v in r[0] + r[1]])
+        notes += r[2]
+    heads = ["model", "ECE", "ECE, temperature", "ECE, isotonic"]
+    heads += ["NLL", "NLL, temperature", "NLL, isotonic"]
     warn = ""
     if notes:
         warn = (
@@ -438,24 +540,20 @@ def _recalibration_section(report, inputs, options, digits):
         )
     return (
         "<h3>What recalibration would do</h3>"
-        '<table class="recalibration"><thead><tr><th>model</th>'
-        + "".join(f"<th>{_e(h)}</th>" for h in heads)
-        + "</tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
+        + _html_table("recalibration", heads, rows)
         + warn
         + f'<p class="note">Cross-fitted on the report\'s own predictions: the samples are '
-        f"split into {N_FOLDS} folds (seed {_e(seed)}; stratified by class when every class "
-        f"has {N_FOLDS} samples), temperature scaling and isotonic calibration "
-        "(skcalib.recalibration) are fitted on four folds and applied to the fifth, and "
-        "the metrics are computed on these out-of-fold predictions. This estimates what "
-        "the recalibrator would give when fitted on held-out data of this size and "
-        "applied to new data from the same distribution; it is not a substitute for a "
-        "separate test set. ECE on the table's equal-width bins.</p>"
+        f"split into {N_FOLDS} folds (seed {_e(ctx.options['random_state'])}; stratified by "
+        f"class when every class has {N_FOLDS} samples), temperature scaling and isotonic "
+        "calibration (skcalib.recalibration) are fitted on four folds and applied to the "
+        "fifth, and the metrics are computed on these out-of-fold predictions. This "
+        "estimates what the recalibrator would give when fitted on held-out data of this "
+        "size and applied to new data from the same distribution; it is not a substitute "
+        "for a separate test set. ECE on the table's equal-width bins.</p>"
     )
 
 
-def _streamed_note(report):
+def _streamed_note():
     return (
         "<h3>Not available for streamed predictions</h3>"
         '<p class="note">These predictions were streamed batch by batch into bounded-'
@@ -470,26 +568,460 @@ def _streamed_note(report):
     )
 
 
-def _section(report, inputs, digits, options):
-    title = report.title or "predictions"
+def _section(ctx, report, inputs, heading=None):
+    title = heading or report.title or "predictions"
+    streamed = inputs is None and getattr(report, "_accumulators", None) is not None
     out = [f"<section><h2>{_e(title)}</h2>", f"<p>{_e(report._describe_problem())}</p>"]
-    out.append("<h3>Metrics</h3>")
-    out.append(_table(report, digits))
+    out += ["<h3>Metrics</h3>", _table(report, ctx.digits)]
     out.append(f'<p class="note">{_e(_binning_note(report))}</p>')
     if inputs is not None:
-        out.append(_ci_section(report, inputs, options, digits))
-        out.append(_decomposition_section(report, inputs, digits))
-        out.append(_tests_section(report, inputs, digits))
-    elif getattr(report, "_accumulators", None) is not None:
-        out.append(_decomposition_section(report, None, digits))
-    out.append(_reliability_section(report, inputs, options))
+        out.append(_ci_section(ctx, report, inputs))
+    if inputs is not None or streamed:
+        out.append(_decomposition_section(ctx, report, inputs))
     if inputs is not None:
-        out.append(_rejection_section(report, inputs))
-        out.append(_recalibration_section(report, inputs, options, digits))
-    elif getattr(report, "_accumulators", None) is not None:
-        out.append(_streamed_note(report))
+        out.append(_tests_section(ctx, report, inputs))
+    out.append(_reliability_section(ctx, report, inputs))
+    if inputs is not None:
+        out.append(_rejection_section(ctx, report, inputs))
+        out.append(_recalibration_section(ctx, report, inputs))
+    elif streamed:
+        out.append(_streamed_note())
     out.append("</section>")
     return "".join(out)
+
+
+# ------------------------------------------------------------------------------ verdict
+def _same_rows(inputs, models):
+    """Whether the models were evaluated on the same labels (a paired comparison)."""
+    ys = [np.asarray(_model_inputs(inputs, m)["y_true"]) for m in models]
+    ws = [_model_inputs(inputs, m)["sample_weight"] for m in models]
+    return all(y.shape == ys[0].shape and np.array_equal(y, ys[0]) for y in ys[1:]) and all(
+        w is None for w in ws
+    )
+
+
+def _ece_difference(ctx, report, inputs, best, other):
+    """ECE(other) - ECE(best) with its paired bootstrap interval (rows resampled once for
+    both models, skcalib.metrics.calibration_error_ci)."""
+    y, pb, common = _canonical(inputs, best)
+    _, po, _ = _canonical(inputs, other)
+    k = pb.shape[1]
+    kw = _kwargs_for(_metrics.expected_calibration_error, common, report.n_bins)
+
+    def difference(y_true, both):
+        ece = _metrics.expected_calibration_error
+        return ece(y_true, both[:, k:], **kw) - ece(y_true, both[:, :k], **kw)
+
+    return _metrics.calibration_error_ci(
+        difference,
+        y,
+        np.hstack([pb, po]),
+        n_resamples=N_RESAMPLES,
+        resample="samples",
+        random_state=ctx.options["random_state"],
+    )
+
+
+def _verdict_items(ctx, report, inputs):
+    """The bullet points of one report's verdict (HTML ``<li>`` strings)."""
+    d = ctx.digits
+    ece = {m: report.values[m]["expected_calibration_error"] for m in report.models}
+    models = sorted(report.models, key=lambda m: (math.isnan(ece[m]), ece[m]))
+    best = models[0]
+    where = f"<b>{_e(report.title)}</b>: " if report.title else ""
+    if inputs is None:
+        rest = ", ".join(f"{_e(m)} {_e(_fmt(ece[m], d))}" for m in models[1:])
+        items = [
+            f"{where}lowest ECE: <b>{_e(best)}</b>, {_e(_fmt(ece[best], d))}"
+            + (f" (then {rest})" if rest else "")
+            + ". Intervals and the recalibration preview need the predictions in memory."
+        ]
+        return items
+    cis = {m: _ci(ctx, report, inputs, m, "expected_calibration_error") for m in models}
+    if len(models) == 1:
+        who = "" if best in ("model", "overall") else f" of <b>{_e(best)}</b>"
+        line = f"{where}ECE{who}: {_e(_ci_text(cis[best], d))}"
+    else:
+        line = (
+            f"{where}best calibrated: <b>{_e(best)}</b>, ECE {_e(_ci_text(cis[best], d))}; "
+            + "; ".join(f"{_e(m)} {_e(_ci_text(cis[m], d))}" for m in models[1:])
+            + "."
+        )
+        runner = models[1]
+        if _same_rows(inputs, [best, runner]):
+            diff = _ece_difference(ctx, report, inputs, best, runner)
+            clear = diff.low > 0
+            line += (
+                f" Its ECE is lower than {_e(runner)}'s by {_e(_ci_text(diff, d))} (paired "
+                f"bootstrap, {CONFIDENCE_LEVEL:.0%}): "
+                + (
+                    "a clear lead."
+                    if clear
+                    else "the interval includes 0, so this sample does not tell them apart."
+                )
+            )
+    items = [line]
+    gains = []
+    for m in models:
+        r = _recalibrated(ctx, report, inputs, m)
+        if r is not None:
+            (e0, e_t, e_i), _, _ = r
+            gains.append(
+                f"{_e(m)} {_e(_fmt(e0, d))} &rarr; {_e(_fmt(e_t, d))} (temperature scaling), "
+                f"{_e(_fmt(e_i, d))} (isotonic)"
+            )
+    if gains:
+        items.append(
+            "Recalibration, ECE before &rarr; after: "
+            + "; ".join(gains)
+            + f". These are in-sample estimates: each recalibrator is cross-fitted ({N_FOLDS} "
+            "folds) on these same predictions, not measured on a separate test set."
+        )
+    return items
+
+
+def _verdict(items):
+    return (
+        '<section class="verdict" id="verdict"><h2>Verdict</h2><ul>'
+        + "".join(f"<li>{i}</li>" for i in items)
+        + "</ul></section>"
+    )
+
+
+# ------------------------------------------------------------------------ grouped pages
+def _subreport(report, models, title):
+    """The rows ``models`` of ``report`` as a report of their own (nothing recomputed)."""
+    sub = CalibrationReport(
+        title=title,
+        models=models,
+        columns=report.columns,
+        values={m: report.values[m] for m in models},
+        n_samples={m: report.n_samples[m] for m in models},
+        classes={m: report.classes[m] for m in models},
+        positive_class={m: report.positive_class[m] for m in models},
+        curves={m: report.curves[m] for m in models},
+        n_bins=report.n_bins,
+    )
+    accs = getattr(report, "_accumulators", None)
+    if accs is not None:
+        sub._accumulators = {m: accs[m] for m in models}
+    return sub
+
+
+def _subinputs(inputs, models):
+    if inputs is None:
+        return None
+    out = dict(inputs)
+    for k in ("y_true", "y_proba", "sample_weight"):
+        if isinstance(inputs.get(k), Mapping):
+            out[k] = {m: inputs[k][m] for m in models}
+    return out
+
+
+_GROUP_TITLE = re.compile(r"^(?:(?P<prefix>.*?): )?(?P<key>[^=:,]+=.*)$", re.S)
+
+
+def _regroup(reports, inputs):
+    """One report with ``groups`` from the one-report-per-group list of ``--by`` pages.
+
+    Each report's title is ``"[data set: ]col=value[, col=value]"`` and its rows are the
+    group (``"col=value"``) or its models (``"col=value, model"``).  The overall rows (one
+    per model) are computed here: from the concatenated predictions, or by merging the
+    accumulators of streamed groups.  None when the reports are not groups.
+    """
+    found = [_GROUP_TITLE.match(r.title or "") for r in reports]
+    if len(reports) < 2 or not all(found):
+        return None
+    if len({f["prefix"] for f in found}) != 1:
+        return None
+    cols = [part.split("=", 1)[0] for part in found[0]["key"].split(", ") if "=" in part]
+    base = reports[0]
+    names, groups, members = [], {}, {}
+    for r, f in zip(reports, found, strict=True):
+        key = f["key"]
+        values = tuple(part.split("=", 1)[1] for part in key.split(", ")[: len(cols)])
+        for m in r.models:
+            model = m[len(key) + 2 :] if m.startswith(key + ", ") else None
+            names.append(m)
+            groups[m] = values if model is None else (*values, model)
+            members.setdefault(model or "overall", []).append((r, m))
+    merged = CalibrationReport(
+        title=found[0]["prefix"],
+        models=list(names),
+        columns=base.columns,
+        values={},
+        n_samples={},
+        classes={},
+        positive_class={},
+        curves={},
+        n_bins=base.n_bins,
+    )
+    accs = {} if getattr(base, "_accumulators", None) is not None else None
+    streamed = inputs[0] is None
+    if not streamed:
+        merged_inputs = {k: v for k, v in inputs[0].items() if not isinstance(v, Mapping)}
+        for k in ("y_true", "y_proba", "sample_weight"):
+            if isinstance(inputs[0].get(k), Mapping):
+                merged_inputs[k] = {}
+    for r, inp in zip(reports, inputs, strict=True):
+        for m in r.models:
+            for attr in ("values", "n_samples", "classes", "positive_class", "curves"):
+                getattr(merged, attr)[m] = getattr(r, attr)[m]
+            if accs is not None:
+                accs[m] = r._accumulators[m]
+            if not streamed:
+                for k in ("y_true", "y_proba", "sample_weight"):
+                    if k in merged_inputs:
+                        merged_inputs[k][m] = _model_inputs(inp, m)[k]
+    for model, rows in members.items():
+        r0, m0 = rows[0]
+        if accs is not None:
+            acc = copy.deepcopy(r0._accumulators[m0])
+            for r, m in rows[1:]:
+                acc.merge(r._accumulators[m])
+            accs[model] = acc
+        if streamed:
+            if accs is None:
+                return None
+            from ._stream import report_from_accumulators
+
+            overall = report_from_accumulators({model: acc}, n_bins=base.n_bins)
+        else:
+            parts = [_model_inputs(merged_inputs, m) for _, m in rows]
+            y = np.concatenate([np.asarray(q["y_true"]) for q in parts])
+            p = np.concatenate([np.asarray(q["y_proba"]) for q in parts])
+            w = None
+            if all(q["sample_weight"] is not None for q in parts):
+                w = np.concatenate([np.asarray(q["sample_weight"]) for q in parts])
+            kw = {
+                "labels": merged_inputs.get("labels"),
+                "pos_label": merged_inputs.get("pos_label"),
+            }
+            overall = calibration_report(y, {model: p}, n_bins=base.n_bins, sample_weight=w, **kw)
+            for k, v in (("y_true", y), ("y_proba", p), ("sample_weight", w)):
+                if isinstance(merged_inputs.get(k), Mapping):
+                    merged_inputs[k][model] = v
+        merged.models.append(model)
+        merged.values[model] = overall.values[model]
+        merged.n_samples[model] = overall.n_samples[model]
+        merged.classes[model] = r0.classes[m0]
+        merged.positive_class[model] = r0.positive_class[m0]
+        merged.curves[model] = overall.curves[model]
+        groups[model] = None
+    merged.groups, merged.group_columns = groups, cols
+    if accs is not None:
+        merged._accumulators = accs
+    return merged, (None if streamed else merged_inputs)
+
+
+def _group_rows(report):
+    """``(rows, overall)``: per group row ``(label, value, model, name)``; the names of
+    the overall rows."""
+    cols = list(getattr(report, "group_columns", None) or [])
+    rows, overall = [], []
+    for m in report.models:
+        key = report.groups.get(m)
+        if key is None:
+            overall.append(m)
+            continue
+        key = tuple(key) if isinstance(key, (tuple, list)) else (key,)
+        n = len(cols) or 1
+        label = ", ".join(f"{c}={v}" for c, v in zip(cols or ["group"], key[:n], strict=False))
+        model = None if len(key) <= n else str(key[n])
+        rows.append((label, key[0] if n == 1 else None, model, m))
+    return rows, overall
+
+
+def _axis_values(values):
+    """The groups' values as dates or numbers for a trend chart, or None (categories)."""
+    if any(v is None for v in values):
+        return None
+    try:
+        return np.array([np.datetime64(str(v).strip().replace(" ", "T")) for v in values])
+    except ValueError:
+        pass
+    try:
+        out = np.array([float(v) for v in values])
+    except (TypeError, ValueError):
+        return None
+    return out if np.isfinite(out).all() else None
+
+
+def _group_chart(ctx, rows, stats, overall_ece, column):
+    """The ECE of every group in one chart: a trend over a date or number key (with its
+    intervals as a band), else the groups ordered worst first."""
+    from ..display._base import headless_figure
+
+    fig = headless_figure(figsize=(11.0, 4.0), layout="constrained")
+    ax = fig.subplots()
+    models = list(dict.fromkeys(r[2] for r in rows))
+    x_all = _axis_values([r[1] for r in rows])
+    trend = x_all is not None
+    if not trend:
+        order = sorted(range(len(rows)), key=lambda i: -np.nan_to_num(stats[i]["ece"], nan=-1))
+        position = {i: j for j, i in enumerate(order)}
+    for model in models:
+        idx = [i for i, r in enumerate(rows) if r[2] == model]
+        x = x_all[idx] if trend else np.array([position[i] for i in idx])
+        srt = np.argsort(x, kind="stable")
+        x = x[srt]
+        pick = [idx[i] for i in srt]
+        ece = np.array([stats[i]["ece"] for i in pick])
+        low = np.array([stats[i].get("low", np.nan) for i in pick])
+        high = np.array([stats[i].get("high", np.nan) for i in pick])
+        name = model or "ECE"
+        if trend:
+            (line,) = ax.plot(x, ece, marker="." if len(x) <= 60 else None, label=name)
+            if np.isfinite(low).any():
+                ax.fill_between(x, low, high, alpha=0.25, color=line.get_color(), linewidth=0)
+        else:
+            (points,) = ax.plot(x, ece, "o", ms=3, label=name)
+            if np.isfinite(low).any():  # the interval (the ECE may lie below it)
+                ax.vlines(x, low, high, color=points.get_color(), alpha=0.5)
+    for model, value in overall_ece.items():
+        label = f"overall {model or ''}".strip()
+        ax.axhline(value, color="k", linestyle="--", linewidth=1, label=label)
+    if not trend:
+        labels = [rows[i][0] for i in order]
+        if len(labels) <= 30:
+            ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
+        else:
+            ax.set_xticks([])
+        ax.set_xlabel(f"groups of {column}, worst ECE first")
+    else:
+        ax.set_xlabel(column)
+    tops = [stats[i].get("high", stats[i]["ece"]) for i in range(len(rows))]
+    top = np.nanmax(np.r_[tops, list(overall_ece.values()), 0.01])
+    ax.set_ylim(0, 1.08 * top)
+    ax.set_ylabel("ECE")
+    ax.legend(loc="upper left", fontsize="small", ncols=min(4, len(models) + len(overall_ece)))
+    kind = "trend over " if trend else ""
+    return ctx.figure(fig, f"ECE of every group: {kind}{column}")
+
+
+def _grouped_body(ctx, report, inputs):
+    rows, overall = _group_rows(report)
+    column = ", ".join(getattr(report, "group_columns", None) or ["group"])
+    d = ctx.digits
+    stats = []
+    for _, _, _, m in rows:
+        st = {"ece": report.values[m]["expected_calibration_error"]}
+        if inputs is not None and report.n_samples[m] >= 2:
+            ci = _ci(ctx, report, inputs, m, "expected_calibration_error")
+            st["low"], st["high"] = ci.low, ci.high
+            st["ci"] = ci
+        stats.append(st)
+    # worst first: the groups by the highest ECE of their models
+    worst = {}
+    for (label, _, _, _), st in zip(rows, stats, strict=True):
+        worst[label] = max(worst.get(label, -1.0), np.nan_to_num(st["ece"], nan=-1.0))
+    ranked = sorted(worst, key=lambda g: -worst[g])
+    detailed = ranked[:N_DETAILED]
+    rank = {g: i for i, g in enumerate(ranked)}
+    order = sorted(
+        range(len(rows)),
+        key=lambda i: (rank[rows[i][0]], -np.nan_to_num(stats[i]["ece"], nan=-1.0)),
+    )
+    several = any(r[2] is not None for r in rows)
+    heads = ["group"] + (["model"] if several else []) + ["n"]
+    heads += [c.header for c in report.columns]
+    if inputs is not None:
+        heads.insert(heads.index("ECE") + 1, f"ECE {CONFIDENCE_LEVEL:.0%} CI")
+    body = []
+    for i in order:
+        label, _, model, m = rows[i]
+        cells = [_txt(label)] + ([_txt(model or "")] if several else [])
+        cells.append(
+            f'<td class="num" data-value="{report.n_samples[m]}">{report.n_samples[m]}</td>'
+        )
+        for c in report.columns:
+            cells.append(_num(report.values[m][c.key], d, c.key))
+            if c.key == "expected_calibration_error" and inputs is not None:
+                st = stats[i]
+                text = f"[{_fmt(st['low'], d)}, {_fmt(st['high'], d)}]" if "ci" in st else "n/a"
+                high = _e(repr(float(st.get("high", np.nan))))
+                cells.append(f'<td class="num" data-value="{high}">{_e(text)}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    ths = "".join(
+        f'<th{" data-dir=desc" if h == "ECE" else ""} title="click to sort">{_e(h)}</th>'
+        for h in heads
+    )
+    summary = (
+        f'<div class="wide scroll"><table class="summary sortable"><thead><tr>{ths}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+    overall_ece = {
+        (None if m == "overall" and not several else m): report.values[m][
+            "expected_calibration_error"
+        ]
+        for m in overall
+    }
+    ci_note = (
+        f" ECE intervals: bootstrap, {N_RESAMPLES} resamples of each group's bins."
+        if inputs is not None
+        else " Streamed predictions: no intervals (they need the predictions in memory)."
+    )
+    out = [
+        f"<section><h2>{_e(len(worst))} groups by {_e(column)}</h2>",
+        _group_chart(ctx, rows, stats, overall_ece, column),
+        '<p class="note">The ECE of each group (dashed: the overall data).'
+        + _e(ci_note)
+        + " A group's ECE is biased upward by its noise: small groups look worse than they"
+        " are; read it with its interval and its n.</p>",
+        "<h3>Summary</h3>",
+        f'<p class="note">One row per group{" and model" if several else ""}, worst ECE '
+        "first; click a column heading to sort by it.</p>",
+        summary,
+        "</section>",
+    ]
+    out.append(
+        _section(
+            ctx,
+            _subreport(report, overall, report.title),
+            _subinputs(inputs, overall),
+            heading=f"All {len(worst)} groups together",
+        )
+    )
+    rest = len(worst) - len(detailed)
+    out.append(
+        f'<h2>The {len(detailed)} worst groups</h2><p class="note">The {len(detailed)} '
+        f"groups with the highest ECE, in detail"
+        + (f"; the other {rest} are in the summary table above." if rest else ".")
+        + "</p>"
+    )
+    for g in detailed:
+        names = [r[3] for r in rows if r[0] == g]
+        sub = _subreport(report, names, g)
+        out.append(_section(ctx, sub, _subinputs(inputs, names)))
+    # the verdict: the overall data's and the groups'
+    over = _subreport(report, overall, "All data")
+    items = _verdict_items(ctx, over, _subinputs(inputs, overall))
+    g0 = rows[order[0]]
+    st0 = stats[order[0]]
+    ece_text = _ci_text(st0["ci"], d) if "ci" in st0 else _fmt(st0["ece"], d)
+    finite = [s["ece"] for s in stats if not math.isnan(s["ece"])]
+    items.append(
+        f"Across the {len(worst)} groups of {_e(column)}, the ECE goes from "
+        f"{_e(_fmt(min(finite), d))} to {_e(_fmt(max(finite), d))} (median "
+        f"{_e(_fmt(float(np.median(finite)), d))}); the worst is <b>{_e(g0[0])}</b>"
+        + (f" ({_e(g0[2])})" if g0[2] else "")
+        + f", ECE {_e(ece_text)} on {report.n_samples[g0[3]]} samples."
+    )
+    return _verdict(items), "".join(out)
+
+
+def _shown_path(path):
+    """A path as the reader should see it: relative to the working directory when it
+    lies below it, else its file name (an absolute path says nothing about the data
+    and tells where the author keeps files)."""
+    text = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
+    if not os.path.isabs(text):
+        return text
+    try:
+        rel = os.path.relpath(text)
+    except ValueError:  # another drive
+        rel = os.pardir
+    return os.path.basename(text) if rel.startswith(os.pardir) else rel
 
 
 def _provenance(reports, inputs, source, command, options):
@@ -499,14 +1031,17 @@ def _provenance(reports, inputs, source, command, options):
 
     from .. import __version__
 
-    n_rows = sum(sum(r.n_samples.values()) for r in reports)
+    n_rows = 0
+    for r in reports:
+        groups = getattr(r, "groups", None) or {}
+        n_rows += sum(n for m, n in r.n_samples.items() if not groups or groups.get(m) is None)
     items = [
         ("skcalib", __version__),
         ("scikit-learn", sklearn.__version__),
         ("numpy", np.__version__),
         ("matplotlib", version("matplotlib")),
         ("Python", platform.python_version()),
-        ("input", source if source is not None else "(in-memory arrays)"),
+        ("input", _shown_path(source) if source is not None else "(in-memory arrays)"),
         ("rows", f"{n_rows} (samples over all models and groups)"),
     ]
     if command is not None:
@@ -606,15 +1141,32 @@ def render_html(
     """
     reports, inputs = _as_lists(reports, inputs)
     options = _options(strategy, intervals, classwise, random_state)
+    ctx = _Context(options, digits)
     title = title or "Calibration report"
     body = [f"<h1>{_e(title)}</h1>"]
-    body += [_section(r, i, digits, options) for r, i in zip(reports, inputs, strict=True)]
+    grouped = None
+    keys = getattr(reports[0], "groups", None) or {}
+    if len(reports) == 1 and any(k is not None for k in keys.values()):
+        grouped = reports[0], inputs[0]
+    elif len(reports) > 1:
+        grouped = _regroup(reports, inputs)
+    if grouped is not None:
+        verdict, sections = _grouped_body(ctx, *grouped)
+        body += [verdict, sections]
+    else:
+        items = []
+        for r, i in zip(reports, inputs, strict=True):
+            items += _verdict_items(ctx, r, i)
+        body.append(_verdict(items))
+        body += [_section(ctx, r, i) for r, i in zip(reports, inputs, strict=True)]
     body.append(_provenance(reports, inputs, source, command, options))
+    script = f"<script>{_SORT_JS}</script>" if grouped is not None else ""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
         + "\n".join(body)
+        + script
         + "\n</body></html>\n"
     )
 
@@ -635,13 +1187,18 @@ def write_html(
 ):
     """Write one self-contained HTML page of calibration reports (needs matplotlib).
 
-    For each report (one section each, e.g. one per dataset or ``--by`` group):
+    The page starts with a verdict: the best calibrated model and its ECE with a 95 %
+    bootstrap interval, how much lower its ECE is than the runner-up's (with a paired
+    bootstrap interval when both were evaluated on the same rows), and what cross-fitted
+    temperature scaling and isotonic calibration would do to each model's ECE
+    (in-sample estimates, labelled so).  Then, for each report (one section each, e.g.
+    one per dataset):
 
     * the metrics table (the numbers of the printed table);
     * with the predictions (``inputs``): 95 % bootstrap confidence intervals of the
       ECE, Brier score and NLL (200 resamples, seeded by ``random_state``), the Brier
       (Murphy) and log-score (CORP) decompositions, and the Spiegelhalter and
-      Hosmer-Lemeshow tests;
+      Hosmer-Lemeshow tests (an infinite statistic is explained);
     * the reliability diagrams, one panel per model with per-bin intervals and the bin
       counts below (``strategy`` bins, ``min(n_bins, max(5, n // 50))`` of them);
       class-wise, one panel per class, with ``classwise=True``;
@@ -649,15 +1206,27 @@ def write_html(
       and NLL before and after temperature scaling and isotonic calibration fitted
       cross-fitted (5 folds, seeded) on the report's own predictions.
 
+    **Grouped reports.**  A report of ``--by`` rows (one with ``groups``, a dict of row
+    name to group key, None for the overall rows, and ``group_columns``; or the list of
+    one report per group titled ``"col=value"``) gets one page that starts with a
+    summary: a chart of the ECE of every group (a trend with its bootstrap intervals as
+    a band when the key is a date or a number, else the groups worst first) and a table
+    with one row per group, worst ECE first, sortable by any column with a click (the
+    page's only script, a few inline lines).  Details follow only for the overall data
+    and the 3 worst groups; the others are in the table.  365 groups of 200 predictions
+    make a page of about 0.8 MB.
+
     A report without ``inputs`` that was streamed (``skcalib report`` on Parquet data)
     draws its diagrams from its accumulators (equal-width bins, with intervals) and says
     what needs the predictions in memory; another report without ``inputs`` gets its
     table and the diagrams of :attr:`CalibrationReport.curves`.  A provenance section
-    ends the page (versions, binning rules, seed, input, row count, command line).
+    ends the page (versions, binning rules, seed, input, row count, command line; a path
+    is shown relative to the working directory, or by its file name).
 
-    The style sheet is inline and the diagrams are PNG ``data:`` URIs: the page loads
-    nothing else (no script, no font, no network), so it can be sent as an attachment.
-    User-provided strings are HTML-escaped.
+    The style sheet is inline and the figures are inline SVG: the page loads nothing
+    else (no font, no network), so it can be sent as an attachment.  User-provided
+    strings are HTML-escaped.  The file is opened before the page is computed, so an
+    unwritable ``path`` fails at once; a page that fails leaves no file.
 
     Parameters
     ----------
@@ -704,22 +1273,28 @@ def write_html(
     >>> path = os.path.join(tempfile.mkdtemp(), "report.html")
     >>> _ = write_html(report, path, inputs={"y_true": y, "y_proba": {"model <b>": p}})
     >>> text = open(path, encoding="utf-8").read()
-    >>> "model &lt;b&gt;" in text, "<script" in text, "data:image/png;base64," in text
-    (True, False, True)
+    >>> "model &lt;b&gt;" in text, "<script" in text, "<svg" in text, "Verdict" in text
+    (True, False, True, True)
     """
-    page = render_html(
-        reports,
-        inputs=inputs,
-        source=source,
-        command=command,
-        digits=digits,
-        title=title,
-        strategy=strategy,
-        intervals=intervals,
-        classwise=classwise,
-        random_state=random_state,
-    )
+    # the file is opened first: a path that cannot be written fails before the work
     with open(os.fspath(path), "w", encoding="utf-8") as f:
+        try:
+            page = render_html(
+                reports,
+                inputs=inputs,
+                source=source,
+                command=command,
+                digits=digits,
+                title=title,
+                strategy=strategy,
+                intervals=intervals,
+                classwise=classwise,
+                random_state=random_state,
+            )
+        except BaseException:
+            f.close()
+            os.remove(os.fspath(path))
+            raise
         f.write(page)
     return path
 
@@ -747,4 +1322,4 @@ def command_line(args):
                 words += [opt, str(v)]
         else:
             words += [opt, str(value)]
-    return shlex.join(words)
+    return shlex.join(_shown_path(w) if os.path.isabs(w) else w for w in words)

@@ -3,6 +3,7 @@
 import base64
 import io
 import re
+import xml.etree.ElementTree as ET
 from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
 
@@ -40,7 +41,7 @@ class _Page(HTMLParser):
         elif tag in ("td", "th"):
             self._cell = {"attrs": attrs, "text": ""}
             self.tables[-1][-1].append(self._cell)
-        elif tag == "img":
+        elif tag == "svg":
             self.imgs.append(attrs)
 
     def handle_endtag(self, tag):
@@ -80,19 +81,37 @@ def metrics_tables(page):
     return tables_of(page, "metrics")
 
 
-def check_self_contained(text, page):
+SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+
+
+def svgs(text):
+    """The inline SVG figures of a page, parsed as XML (each must be well formed)."""
+    return [ET.fromstring(block) for block in SVG.findall(text)]
+
+
+def check_self_contained(text, page, *, grouped=False):
+    """One file: no request of anything, figures as inline SVG, ids unique, and a script
+    only to sort the summary table of a grouped page."""
     assert text.startswith("<!DOCTYPE html>")
     assert page.tags.count("html") == 1 and "body" in page.tags
-    assert "script" not in page.tags
-    for tag in ("link", "iframe", "object", "embed", "audio", "video", "source"):
+    assert page.tags.count("script") == (1 if grouped else 0)
+    assert not re.search(r"<script[^>]*\bsrc", text)
+    for tag in ("link", "iframe", "object", "embed", "audio", "video", "source", "img"):
         assert tag not in page.tags
     for ref in page.refs:
-        assert ref.startswith("data:"), ref
+        assert ref.startswith(("data:", "#")), ref
     assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", text, re.I)
-    assert "url(" not in text and "@import" not in text
-    assert page.imgs
-    for img in page.imgs:
-        decode_png(img["src"])
+    assert "@import" not in text
+    assert set(re.findall(r"url\(([^)]*)\)", text)) <= {
+        f"#{i}" for i in re.findall(r'\bid="([^"]+)"', text)
+    }  # only references to the page's own clip paths
+    ids = re.findall(r'\bid="([^"]+)"', text)
+    assert len(ids) == len(set(ids))  # figures do not share ids
+    figures = svgs(text)
+    assert figures and len(figures) == len(page.imgs)
+    for svg, attrs in zip(figures, page.imgs, strict=True):
+        assert attrs["role"] == "img" and attrs["aria-label"]
+        assert float(svg.get("viewBox").split()[2]) > 100
 
 
 def check_values(page, reports):
@@ -158,7 +177,7 @@ def test_write_html_in_memory(tmp_path, binary_data):
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in text
     assert "&lt;b&gt;set&lt;/b&gt;" in text and "a&lt;b&gt;.csv" in text
     # one figure of reliability diagrams (a panel per model), one of rejection curves
-    assert [i["alt"] for i in page.imgs] == [
+    assert [i["aria-label"] for i in page.imgs] == [
         "reliability diagrams, one panel per model",
         "rejection curves",
     ]
@@ -176,6 +195,11 @@ def test_write_html_in_memory(tmp_path, binary_data):
     for version in (skcalib.__version__, sklearn.__version__, np.__version__):
         assert version in text
     assert "800 (samples" in text  # two models of 400 rows
+    # the verdict comes first and names the best calibrated model with its interval
+    verdict = text[text.index('id="verdict"') : text.index("</section>")]
+    assert text.index('id="verdict"') < text.index('class="metrics"')
+    assert "best calibrated: <b>good</b>" in verdict and "paired bootstrap" in verdict
+    assert "in-sample estimates" in verdict and "temperature scaling" in verdict
 
 
 def test_calibration_tests_table_values(tmp_path, binary_data):
@@ -207,6 +231,7 @@ def test_write_html_without_inputs_uses_the_report_curves(tmp_path, binary_data)
     check_values(page, [report])
     assert len(page.imgs) == 1
     assert "equal-width" in text and "Spiegelhalter" not in text
+    assert "Intervals and the recalibration preview need the predictions" in text
     assert "Confidence intervals" not in text and "recalibration would" not in text
 
 
@@ -231,8 +256,21 @@ def test_demo_html(demo_html):
     check_self_contained(text, page)
     check_values(page, reports)
     (command,) = re.findall(r"<code>(.*?)</code>", text)
-    assert command == f"skcalib report --demo --n-bins 10 --html {demo_html}"
+    # an absolute path outside the working directory is shown by its file name
+    assert command == "skcalib report --demo --n-bins 10 --html demo.html"
+    assert str(demo_html.parent) not in text
     assert "breast_cancer" in text and "digits" in text
+    # a verdict for each data set, before the sections
+    verdict = text[text.index('id="verdict"') : text.index("</section>")]
+    assert "<b>breast_cancer</b>: best calibrated:" in verdict
+    assert "<b>digits</b>: best calibrated: <b>LogisticRegression</b>" in verdict
+
+
+def _summary(page):
+    """The rows of the summary table of a grouped page: {heading: text} per row."""
+    (table,) = tables_of(page, "summary sortable")
+    heads = [c["text"] for c in table[0]]
+    return heads, [dict(zip(heads, row, strict=True)) for row in table[1:]]
 
 
 def test_multiclass_and_by_from_csv(tmp_path):
@@ -251,23 +289,31 @@ def test_multiclass_and_by_from_csv(tmp_path):
     rc, out, err = run(["report", str(path), "--by", "g", "--html", str(html_path)])
     assert rc == 0, err
     text, page = parse(html_path)
-    check_self_contained(text, page)
-    # --by: one section per group, each with its own tables and figures
+    check_self_contained(text, page, grouped=True)
+    assert "<script>b" not in text and "g=&lt;script&gt;b" in text
+    # the summary: one row per group, worst ECE first, the numbers of the printed table
+    heads, rows = _summary(page)
+    assert heads[:3] == ["group", "n", "accuracy"] and "ECE 95% CI" in heads
+    assert sorted(r["group"]["text"] for r in rows) == ["g=<script>b", "g=a"]
+    eces = [float(r["ECE"]["attrs"]["data-value"]) for r in rows]
+    assert eces == sorted(eces, reverse=True)
+    for r in rows:
+        line = next(ln for ln in out.splitlines() if ln.startswith(r["group"]["text"] + " "))
+        assert r["ECE"]["text"] in line.split() and r["n"]["text"] in line.split()
+        low, high = (float(v) for v in r["ECE 95% CI"]["text"].strip("[]").split(", "))
+        assert low < high
+    # details: the overall data (all rows), then both groups (fewer than 3 groups)
+    headings = re.findall(r"<h2>(.*?)</h2>", text)
+    assert headings[:3] == ["Verdict", "2 groups by g", "All 2 groups together"]
+    assert headings[-1] == "Provenance"
     tables = metrics_tables(page)
-    models = [[r[0]["text"] for r in table[1:]] for table in tables]
-    assert sorted(models) == [["g=<script>b"], ["g=a"]]
-    assert re.findall(r"<h2>(.*?)</h2>", text)[:2] == [
-        f"p&lt;1&gt;: {m[0]}".replace("<", "&lt;").replace(">", "&gt;") for m in models
-    ]
-    assert "<script>" not in text
-    assert "p&lt;1&gt;.csv" in text and f"{n} (samples" in text
-    # every row of the printed table has its numbers in the page
-    for (row,) in (t[1:] for t in tables):
-        line = next(ln for ln in out.splitlines() if ln.startswith(row[0]["text"]))
-        assert [c["text"] for c in row[2:]] == line.split()[-len(row) + 2 :]
+    assert len(tables) == 3 and int(tables[0][1][1]["text"]) == n
     for name in ("ci", "decomposition", "tests", "recalibration"):
-        assert len(tables_of(page, name)) == 2
-    assert len(page.imgs) == 4  # diagrams and rejection curves of each group
+        assert len(tables_of(page, name)) == 3
+    # the chart of the groups, then diagrams and rejection curves of each section
+    assert page.imgs[0]["aria-label"] == "ECE of every group: g"
+    assert len(page.imgs) == 1 + 3 * 2
+    assert "p&lt;1&gt;.csv" in text and f"{n} (samples" in text
 
 
 def test_streamed_parquet_html(tmp_path):
@@ -283,21 +329,21 @@ def test_streamed_parquet_html(tmp_path):
     rc, out, err = run(["report", str(src), "--by", "g", "--html", str(html_path)])
     assert rc == 0, err
     text, page = parse(html_path)
-    check_self_contained(text, page)
-    # one section per group, a diagram figure each (from the accumulators, with intervals)
-    assert len(metrics_tables(page)) == 2 and len(page.imgs) == 2
+    check_self_contained(text, page, grouped=True)
+    # the overall data and the two groups, a diagram figure each, after the group chart
+    assert len(metrics_tables(page)) == 3 and len(page.imgs) == 1 + 3
     assert "equal-width" in text and "Wilson" in text
-    assert text.count("Not available for streamed predictions") == 2
+    assert text.count("Not available for streamed predictions") == 3
     assert "bootstrap confidence intervals" in text and "recalibration preview" in text
     # the Brier decomposition of each group, from its accumulator: the in-memory one
     from skcalib.metrics import brier_decomposition
 
     tables = tables_of(page, "decomposition")
-    assert len(tables) == 2
+    assert len(tables) == 3
     g = pd.read_parquet(src)["g"].to_numpy()
     for table in tables:
         ((model, cells),) = _rows_by_model(table).items()
-        rows = g == model.split("=")[1]
+        rows = np.ones(n, bool) if "=" not in model else g == model.split("=")[1]
         d = brier_decomposition(y[rows], p[rows], n_bins=15)
         got = [float(c["text"]) for c in cells]
         assert len(got) == 6  # no log-score decomposition
@@ -307,91 +353,38 @@ def test_streamed_parquet_html(tmp_path):
         brier, rel, res, unc, wbv, wbc = got
         assert rel - res + unc + wbv - wbc == pytest.approx(brier, abs=3e-4)
     assert "the decomposition of the log score needs the predictions in memory" in text
+    _, rows = _summary(page)
+    eces = [float(r["ECE"]["attrs"]["data-value"]) for r in rows]
+    assert len(rows) == 2 and eces == sorted(eces, reverse=True)
+    assert "ECE 95% CI" not in [c["text"] for c in tables_of(page, "summary sortable")[0][0]]
 
 
 def test_html_write_error_is_reported(tmp_path):
-    missing = tmp_path / "no" / "such" / "dir" / "r.html"
-    rc, _, err = run(["report", "--demo", "--html", str(missing)])
+    (tmp_path / "a_file").write_text("x")
+    bad = tmp_path / "a_file" / "r.html"  # its directory is a file
+    rc, _, err = run(["report", "--demo", "--html", str(bad)])
     assert rc == 2 and err.startswith("skcalib: error: cannot write to")
 
 
-def load_in_chromium(page_path, tmp_path):
-    """Load a page in headless Chromium (``tests/_cdp.py``).
+def test_write_html_fails_before_the_work(tmp_path, monkeypatch, binary_data):
+    """An unwritable path fails at once, and a failed page leaves no file behind."""
+    from skcalib.report import _html
 
-    Returns the page's own report (``_INSPECT``), the screenshot (PNG bytes), the
-    console errors and the URLs the page requested, other than itself and ``data:``.
-    """
-    import json
+    y, proba = binary_data
+    report = calibration_report(y, proba)
+    calls = []
+    monkeypatch.setattr(_html, "render_html", lambda *a, **k: calls.append(1) or "")
+    with pytest.raises(OSError):
+        write_html(report, tmp_path / "no" / "r.html", inputs={"y_true": y, "y_proba": proba})
+    assert calls == []
 
-    from tests._cdp import visit
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
 
-    url = page_path.resolve().as_uri()
-    seen = visit(url, tmp_path / "profile", {"state": _INSPECT}, width=1200, height=2000)
-    assert url in seen.requested  # the recording works: the page's own file was requested
-    others = [u for u in seen.requested if u != url and not u.startswith("data:")]
-    return json.loads(seen.values["state"]), seen.screenshot, seen.errors, others
-
-
-# what the page reports about itself once loaded: every image and table
-_INSPECT = """JSON.stringify({
-  images: Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight]),
-  tables: Array.from(document.querySelectorAll("table")).map(t => [t.className, t.rows.length]),
-  scripts: document.scripts.length
-})"""
-
-
-def test_chromium_checks_catch_a_bad_page(tmp_path):
-    """The browser checks can fail: a script's console error and a remote image are seen."""
-    page = tmp_path / "bad.html"
-    page.write_text(
-        "<!DOCTYPE html><html><body><table><tr><td>x</td></tr></table>"
-        '<img src="http://127.0.0.1:9/missing.png" alt="remote">'
-        "<script>console.error('boom')</script></body></html>",
-        encoding="utf-8",
-    )
-    state, _, errors, others = load_in_chromium(page, tmp_path)
-    assert any(e.get("type") == "error" for e in errors)  # console.error('boom')
-    assert others == ["http://127.0.0.1:9/missing.png"]
-    assert state["images"][0][1] == 0  # not decoded: naturalWidth 0
-    assert state["scripts"] == 1
-
-
-def test_page_renders_in_headless_chromium(tmp_path):
-    """The page in a real browser: rendered, no console error, no request, images decoded.
-
-    Chromium (Debian's ``chromium`` package) is driven over the DevTools protocol on a
-    pipe (``tests/_cdp.py``): the console and network events of the page are
-    recorded, the DOM is asked for each image's natural size and for the tables, and a
-    screenshot must not be blank.  The page holds every section: several models
-    (one panel each), class-wise diagrams, a multiclass dataset.  Skipped when chromium
-    is not installed, except where SKCALIB_REQUIRE_CHROMIUM is set (CI).
-    """
-    page_path = tmp_path / "demo.html"
-    rc, _, err = run(["report", "--demo", "--classwise", "--html", str(page_path)])
-    assert rc == 0, err
-    _, original = parse(page_path)
-    state, shot, errors, others = load_in_chromium(page_path, tmp_path)
-    assert errors == []
-    assert others == []  # no network request
-    # every image decoded, with the size of its PNG
-    assert len(state["images"]) == len(original.imgs) > 0
-    for (complete, width, height), attrs in zip(state["images"], original.imgs, strict=True):
-        assert complete and width > 0 and height > 0
-        assert decode_png(attrs["src"]).shape[:2] == (height, width)
-    assert state["scripts"] == 0
-    # the tables, each with rows: metrics, CIs, decompositions, tests, recalibration
-    classes = [c for c, rows in state["tables"] if rows > 1]
-    assert len(classes) == len(state["tables"])
-    for name in ("metrics", "ci", "decomposition", "tests", "recalibration"):
-        assert classes.count(name) == 2, name  # breast_cancer and digits
-    # a screenshot with real content
-    import matplotlib.image
-
-    img = matplotlib.image.imread(io.BytesIO(shot), format="png")
-    assert img.shape[:2] == (2000, 1200)
-    rgb = (img[..., :3] * 255).astype(np.uint8).reshape(-1, 3)
-    assert len(np.unique(rgb, axis=0)) > 50  # text, tables and plots, not a blank page
-    assert (rgb != 255).any(axis=1).mean() > 0.02
+    monkeypatch.setattr(_html, "render_html", broken)
+    with pytest.raises(RuntimeError, match="boom"):
+        write_html(report, tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
 
 
 @pytest.mark.parametrize(
@@ -466,8 +459,10 @@ def test_decompositions_add_up_to_the_table(tmp_path, binary_data):
     report = calibration_report(y, proba, n_bins=10)
     _, page = parse(write_html(report, tmp_path / "d.html", inputs={"y_true": y, "y_proba": proba}))
     (table,) = tables_of(page, "decomposition")
+    (log_table,) = tables_of(page, "log-decomposition")
+    logs = _rows_by_model(log_table)
     for m, cells in _rows_by_model(table).items():
-        v = [float(c["text"]) for c in cells]
+        v = [float(c["text"]) for c in cells + logs[m]]
         brier, rel, res, unc, wbv, wbc, log, mcb, dsc, log_unc = v
         assert brier == pytest.approx(report.values[m]["brier_score"], abs=1e-4)
         # Murphy (1973) with the within-bin terms (Stephenson et al. 2008): exact
@@ -568,7 +563,7 @@ def test_classwise_diagrams(tmp_path, multiclass_data):
     report = calibration_report(y, proba, n_bins=10)
     inputs = {"y_true": y, "y_proba": proba}
     text, page = parse(write_html(report, tmp_path / "w.html", inputs=inputs, classwise=True))
-    alts = [i["alt"] for i in page.imgs]
+    alts = [i["aria-label"] for i in page.imgs]
     assert alts.count("class-wise reliability diagrams of calibrated") == 1
     assert len(alts) == 2 + len(proba)
     fig, caption = classwise_figure(report, inputs, "overconfident")
@@ -654,12 +649,32 @@ def test_by_sections_with_a_model_column(tmp_path):
     )
     assert rc == 0, err
     text, parsed = parse(page)
+    check_self_contained(text, parsed, grouped=True)
     headings = re.findall(r"<h2>(.*?)</h2>", text)
-    assert sorted(headings[:2]) == ["m: g=u", "m: g=v"] and headings[2:] == ["Provenance"]
-    for table in metrics_tables(parsed):
-        rows = [r[0]["text"] for r in table[1:]]
-        assert len(rows) == 2 and len({r.split(",")[0] for r in rows}) == 1
-        assert sorted(r.split(", ", 1)[1] for r in rows) == ["A", "B, c"]
-        for r in rows:  # the numbers are those of the printed table
-            line = next(ln for ln in out.splitlines() if ln.startswith(r + " "))
-            assert line.split()[-6:] == [c["text"] for c in table[1:][rows.index(r)][2:]]
+    assert headings[:3] == ["Verdict", "2 groups by g", "All 2 groups together"]
+    assert sorted(headings[4:6]) == ["g=u", "g=v"] and headings[-1] == "Provenance"
+    # the summary: a row per (group, model), the worst group first
+    heads, rows = _summary(parsed)
+    assert heads[:3] == ["group", "model", "n"]
+    assert sorted((r["group"]["text"], r["model"]["text"]) for r in rows) == [
+        ("g=u", "A"),
+        ("g=u", "B, c"),
+        ("g=v", "A"),
+        ("g=v", "B, c"),
+    ]
+    for r in rows:  # the numbers are those of the printed table
+        name = f"{r['group']['text']}, {r['model']['text']}"
+        line = next(ln for ln in out.splitlines() if ln.startswith(name + " "))
+        assert r["ECE"]["text"] in line.split() and r["NLL"]["text"] == line.split()[-1]
+    first = rows[0]["group"]["text"]
+    assert float(rows[0]["ECE"]["attrs"]["data-value"]) == max(
+        float(r["ECE"]["attrs"]["data-value"]) for r in rows
+    )
+    assert [r["group"]["text"] for r in rows[:2]] == [first, first]  # a group's rows together
+    # the overall rows: one per model, over both groups, in the first metrics table
+    overall = [r[0]["text"] for r in metrics_tables(parsed)[0][1:]]
+    assert sorted(overall) == ["A", "B, c"]
+    assert sum(int(r[1]["text"]) for r in metrics_tables(parsed)[0][1:]) == n
+    # the verdict compares the models overall (different rows: no paired interval)
+    verdict = text[text.index('id="verdict"') : text.index("</section>")]
+    assert "best calibrated" in verdict and "paired" not in verdict
