@@ -62,6 +62,7 @@ from ._ensembles._uncertainty import (
 from ._groups._by_group import calibration_by_group
 from ._groups._cumulative import cumulative_calibration_error, cumulative_calibration_test
 from ._groups._multicalibration import multicalibration_error
+from ._groups._sequential import SequentialCalibrationTest
 from ._registration import register_scorers, unregister_scorers
 from ._regression._forms import PredictionInterval, PredictiveQuantiles, PredictiveSamples
 from ._regression._metrics import (
@@ -202,6 +203,7 @@ __all__ = [
     "cumulative_calibration_error",
     "cumulative_calibration_test",
     "multicalibration_error",
+    "SequentialCalibrationTest",
     # results of the statistical functions (unpack as scipy.stats results do)
     "BootstrapConfidenceInterval",
     "CalibrationTestResult",

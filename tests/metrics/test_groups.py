@@ -81,6 +81,26 @@ def test_each_group_equals_the_batch_functions(kind, multiclass, weighted):
     )
 
 
+def test_tied_probabilities_in_groups():
+    """Rounded probabilities (many ties): each group's ECCE equals the function on its
+    rows, which reads the walk at the ends of the runs of ties only."""
+    rng = np.random.default_rng(9)
+    p = np.round(rng.random(2000), 1)
+    y = (rng.random(2000) < p).astype(int)
+    g = rng.integers(0, 7, 2000)
+    w = rng.random(2000)
+    t = calibration_by_group(y, p, g, metrics=["ecce"], sample_weight=w)
+    for key in range(7):
+        rows = g == key
+        expected = cumulative_calibration_error(y[rows], p[rows], sample_weight=w[rows])
+        assert t.loc[key, "ecce"] == pytest.approx(expected, rel=1e-10)
+    res = multicalibration_error(y, p, g, sample_weight=w)
+    assert res.segment_ecce[0] == pytest.approx(
+        cumulative_calibration_error(y, p, sample_weight=w), rel=1e-10
+    )
+    assert res.segment_ecce[1] == pytest.approx(t.loc[0, "ecce"], rel=1e-10)
+
+
 def test_keys_nulls_and_intersections():
     y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
     p = np.array([0.2, 0.7, 0.9, 0.4, 0.6, 0.3, 0.8, 0.5])

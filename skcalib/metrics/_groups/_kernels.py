@@ -13,9 +13,12 @@ from scipy import special
 from ..._core._binning import _as_2col, probability_outcome, resolve_multiclass
 
 __all__ = [
+    "SortedPairs",
     "brownian_range_sf",
     "calibration_pairs",
+    "code_dtype",
     "cumulative_ranges",
+    "null_terms",
     "null_variances",
     "proba_order",
     "sorted_runs",
@@ -60,9 +63,12 @@ def proba_order(p):
     return np.argsort(p)
 
 
-def _code_dtype(n_groups):
-    # numpy sorts 16-bit integers stably by radix sort, in linear time
-    return np.uint16 if n_groups <= 1 << 16 else np.intp
+def code_dtype(n_groups):
+    """The smallest unsigned type of the codes: numpy sorts 8- and 16-bit integers
+    stably by radix sort, in linear time."""
+    if n_groups <= 1 << 8:
+        return np.dtype(np.uint8)
+    return np.dtype(np.uint16 if n_groups <= 1 << 16 else np.intp)
 
 
 def sorted_runs(p):
@@ -77,7 +83,69 @@ def sorted_runs(p):
     return order, np.cumsum(new_run)
 
 
-def cumulative_ranges(p, residual, codes=None, n_groups=1, runs=None):
+class SortedPairs:
+    """Pairs sorted once by probability, for the cumulative sums of many groupings.
+
+    ``order`` and ``run`` are :func:`sorted_runs` of ``p``; ``residual`` the residuals
+    in that order.  :meth:`take` puts any per-pair array in that order (group codes:
+    then every grouping of the same pairs costs one radix sort of its codes, and no
+    sort by probability).
+    """
+
+    def __init__(self, p, residual):
+        self.order, self.run = sorted_runs(p)
+        self.residual = residual[self.order]
+        self.n = p.shape[0]
+        # no tied probabilities: every position of the walk is read
+        self.distinct = self.n == 0 or int(self.run[-1]) == self.n - 1
+
+    def take(self, values):
+        return values[self.order]
+
+    def ranges(self, codes=None, n_groups=1):
+        r"""Range of the cumulative residuals of every group (see
+        :func:`cumulative_ranges`), ``codes`` given in the sorted order."""
+        n = self.n
+        out = np.zeros(n_groups)
+        if n == 0:
+            return out
+        last = np.empty(n, dtype=bool)
+        last[-1] = True
+        if codes is None:
+            cs = np.cumsum(self.residual)
+            np.not_equal(self.run[1:], self.run[:-1], out=last[:-1])
+            v = cs[last]
+            out[0] = max(float(v.max()), 0.0) - min(float(v.min()), 0.0)
+            return out
+        cg = codes.astype(code_dtype(n_groups), copy=False)
+        perm = np.argsort(cg, kind="stable")
+        counts = np.bincount(cg, minlength=n_groups)
+        del cg
+        nonempty = np.flatnonzero(counts)
+        starts = (np.cumsum(counts) - counts)[nonempty]
+        cs = np.cumsum(self.residual[perm])
+        base = np.zeros(starts.shape[0])
+        base[1:] = cs[starts[1:] - 1]
+        if self.distinct:  # every position ends a run
+            del perm
+            v, seg = cs, starts
+        else:
+            r = self.run[perm]
+            del perm
+            np.not_equal(r[1:], r[:-1], out=last[:-1])
+            del r
+            last[starts[1:] - 1] = True  # the end of each group
+            ends = np.flatnonzero(last)
+            seg = np.searchsorted(ends, starts)
+            v = cs[ends]
+        # the extremes of S_j - base over each group's positions, and S_0 = 0
+        high = np.maximum(np.maximum.reduceat(v, seg) - base, 0.0)
+        low = np.minimum(np.minimum.reduceat(v, seg) - base, 0.0)
+        out[nonempty] = high - low
+        return out
+
+
+def cumulative_ranges(p, residual, codes=None, n_groups=1):
     r"""Range of the cumulative residuals of every group, in one pass.
 
     Within group ``g``, with its pairs sorted by ``p`` and ``S_j`` the sum of the
@@ -97,60 +165,28 @@ def cumulative_ranges(p, residual, codes=None, n_groups=1, runs=None):
     codes : int ndarray of shape (n,), default=None
         Group of each pair in ``[0, n_groups)``; None: one group.
     n_groups : int, default=1
-    runs : tuple, default=None
-        :func:`sorted_runs` of ``p`` when the caller has it (several groupings of
-        the same pairs share one sort).
 
     Returns
     -------
     ranges : float64 ndarray of shape (n_groups,)
         0 for empty groups.
     """
-    n = p.shape[0]
-    out = np.zeros(n_groups)
-    if n == 0:
-        return out
-    order, run = sorted_runs(p) if runs is None else runs
-    last = np.empty(n, dtype=bool)
-    last[-1] = True
-    if codes is None:
-        cs = np.cumsum(residual[order])
-        np.not_equal(run[1:], run[:-1], out=last[:-1])
-        v = cs[last]
-        out[0] = max(float(v.max()), 0.0) - min(float(v.min()), 0.0)
-        return out
-    cg = codes.astype(_code_dtype(n_groups), copy=False)[order]
-    perm = np.argsort(cg, kind="stable")
-    g = cg[perm]
-    del cg
-    cs = np.cumsum(residual[order[perm]])
-    first = np.empty(n, dtype=bool)
-    first[0] = True
-    np.not_equal(g[1:], g[:-1], out=first[1:])
-    r = run[perm]
-    del perm
-    np.not_equal(r[1:], r[:-1], out=last[:-1])
-    last[:-1] |= first[1:]
-    del r
-    starts = np.flatnonzero(first)
-    base = np.zeros(starts.shape[0])
-    base[1:] = cs[starts[1:] - 1]
-    ends = np.flatnonzero(last)
-    group_of_end = np.cumsum(first)[ends] - 1
-    v = cs[ends] - base[group_of_end]
-    seg = np.searchsorted(ends, starts)
-    high = np.maximum(np.maximum.reduceat(v, seg), 0.0)
-    low = np.minimum(np.minimum.reduceat(v, seg), 0.0)
-    out[g[starts].astype(np.intp)] = high - low
-    return out
+    pairs = SortedPairs(p, residual)
+    return pairs.ranges(None if codes is None else pairs.take(codes), n_groups)
+
+
+def null_terms(p, weight):
+    """``w_i^2 p_i (1 - p_i)`` of each pair: its residual's variance under calibration."""
+    v = p * (1.0 - p)
+    if weight is not None:
+        v *= weight * weight
+    return v
 
 
 def null_variances(p, weight, codes=None, n_groups=1):
     r"""``sum_i w_i^2 p_i (1 - p_i)`` of every group: the variance of the sum of the
     residuals ``w_i (y_i - p_i)`` when the outcomes are Bernoulli(``p_i``)."""
-    v = p * (1.0 - p)
-    if weight is not None:
-        v *= weight * weight
+    v = null_terms(p, weight)
     if codes is None:
         return np.array([float(v.sum())])
     return np.bincount(codes, v, minlength=n_groups)

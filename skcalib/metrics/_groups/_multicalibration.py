@@ -12,13 +12,7 @@ from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._results import MulticalibrationResult
 from ._codes import factorize, group_columns
 from ._cumulative import _sigma
-from ._kernels import (
-    brownian_range_sf,
-    calibration_pairs,
-    cumulative_ranges,
-    null_variances,
-    sorted_runs,
-)
+from ._kernels import SortedPairs, brownian_range_sf, calibration_pairs, code_dtype, null_terms
 
 __all__ = ["multicalibration_error"]
 
@@ -184,7 +178,14 @@ def multicalibration_error(
     residual = outcome - p
     if w is not None:
         residual *= w
-    runs = sorted_runs(p)
+    # every per-pair array in the order of the probabilities, once
+    pairs = SortedPairs(p, residual)
+    sample = pairs.order if k == 1 else pairs.order // k
+    var = pairs.take(null_terms(p, w))
+    weight = None if w is None else w[sample]
+    cls = None if classes is None else pairs.take(classes)
+    feature_codes = [f[0][sample] for f in features]
+    del sample
     found = {"ecce": [], "std": [], "size": [], "segments": []}
     room = np.inf if max_segments is None else max_segments
 
@@ -194,27 +195,28 @@ def multicalibration_error(
             return
         if codes is None:
             size = np.array([data.n_samples])
-            cell, n_pair_cells = classes, k
+            cell, n_pair_cells = cls, k
         else:
-            size = np.bincount(codes, minlength=n_cells)
-            pair_codes = codes if k == 1 else np.repeat(codes, k)
-            cell = pair_codes if classes is None else pair_codes * k + classes
+            size = np.bincount(codes, minlength=n_cells) // k
+            cell = codes if cls is None else codes.astype(np.intp) * k + cls
             n_pair_cells = n_cells * k
         kept = np.flatnonzero(size >= min_group_size)[: int(min(room, 2**62))]
         if kept.shape[0] == 0:
             return
         room -= kept.shape[0]
-        ranges = cumulative_ranges(p, residual, cell, n_pair_cells, runs).reshape(-1, k)
-        var = null_variances(p, w, cell, n_pair_cells).reshape(-1, k)
-        if w is None:
-            total = size.astype(np.float64)
-        elif cell is None:
-            total = np.array([float(w.sum())])
+        ranges = pairs.ranges(cell, n_pair_cells).reshape(-1, k)
+        if cell is None:
+            variance = np.array([[float(var.sum())]])
+            total = np.array([float(data.n_samples if w is None else w.sum())])
         else:
-            total = np.bincount(cell, w, minlength=n_pair_cells).reshape(-1, k)[:, 0]
+            variance = np.bincount(cell, var, minlength=n_pair_cells).reshape(-1, k)
+            if weight is None:
+                total = size.astype(np.float64)
+            else:
+                total = np.bincount(cell, weight, minlength=n_pair_cells).reshape(-1, k)[:, 0]
         with np.errstate(divide="ignore", invalid="ignore"):
             found["ecce"].append(ranges[kept] / total[kept, None])
-            found["std"].append(np.sqrt(var[kept]) / total[kept, None])
+            found["std"].append(np.sqrt(variance[kept]) / total[kept, None])
         found["size"].append(size[kept])
         found["segments"].extend(keys(j) for j in kept.tolist())
 
@@ -222,11 +224,12 @@ def multicalibration_error(
     for depth in range(1, min(max_depth, len(features)) + 1):
         for subset in itertools.combinations(range(len(features)), depth):
             sizes = [len(features[f][1]) for f in subset]
-            codes = np.zeros(data.n_samples, dtype=np.intp)
-            for f, size in zip(subset, sizes, strict=True):
-                codes *= size
-                codes += features[f][0]
             n_cells = int(np.prod(sizes))
+            dtype = code_dtype(n_cells)
+            codes = np.zeros(pairs.n, dtype=dtype)
+            for f, size in zip(subset, sizes, strict=True):
+                codes *= dtype.type(size)
+                codes += feature_codes[f].astype(dtype, copy=False)
 
             def keys(j, subset=subset, sizes=sizes):
                 values = []
