@@ -52,16 +52,7 @@ import numpy as np
 from scipy import special
 
 from .._core._validation import _check_real_array, _find_nonfinite
-from ..metrics._calibration._semiparametric import (
-    _bootstrap_se,
-    _calibration_function,
-    _cce_cross_fit,
-    _cross_fit,
-    _fold_distances,
-    _time_grid,
-    _weighted_mean,
-    weight_function,
-)
+from ..metrics._calibration._semiparametric import cce_estimate, spce_estimate
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._um_common import real
 
@@ -90,6 +81,7 @@ _ESTIMATOR = {  # the options SPCE and CCE share
     "verbose": ["boolean"],
 }
 _RANGE = {"hyperparam_range": ["array-like", None]}
+_GLOBAL = np.random.mtrand._rand  # NumPy's global random state: the reference's draws
 _SPCE_ARGS = {"probs": ["array-like"], "labels": ["array-like"], **_RANGE}
 _CCE_ARGS = {"probs": ["array-like"], "times": ["array-like"], "event": ["array-like"]}
 _CCE_ARGS.update({"end_time": [numbers.Real], **_RANGE})
@@ -121,32 +113,6 @@ def _candidates(hyperparam_range, low):
             f"hyperparam_range must hold finite values >= {low}, got {hyperparam_range!r}"
         )
     return r
-
-
-def _best(grid, errors):
-    """The first grid value with the smallest error (NaN errors skipped, as the
-    reference's ``error < best_error``)."""
-    errors = np.asarray(errors)
-    if np.isnan(errors).all():
-        raise ValueError("the cross-validated error is undefined for every hyperparameter")
-    return float(grid[int(np.nanargmin(errors))])
-
-
-def _global_bootstrap_se(values, w, normalize, n_bootstrap):
-    """Bootstrap standard error from NumPy's global random state, with the reference's
-    draws (``np.random.choice(n, n)`` per resample)."""
-    return _bootstrap_se(values, w, normalize, n_bootstrap, np.random.mtrand._rand)
-
-
-def _spce_cross_fit(p, y, wfun, folds, smoothing, params):
-    """Cross-fitted calibration function, shape (n_params, n), with the spline weights
-    normalised to mean 1 on each training part, as the reference does (the kernel
-    smoother does not use them)."""
-    a = np.empty((len(params), p.shape[0]))
-    for train, test in folds:
-        w = wfun / wfun[train].mean()
-        a[:, test] = _cross_fit(p, y, w, [(train, test)], smoothing, params)[:, test]
-    return a
 
 
 def _z(alpha):
@@ -192,7 +158,7 @@ class SemiparametricCalibrationError:
         smoothing ``linspace(lo V, hi V, hyperparam_attempts)`` with ``V = sum w^2 p
         (1 - p)``, default ``(0.5, 1.1)``.
     verbose : bool, default=False
-        Print the chosen hyperparameter.
+        Accepted for compatibility (nothing is printed).
     fold_generator : splitter, default=None
         Object whose ``split(probs, labels)`` yields ``(train, test)`` (e.g.
         ``sklearn.model_selection.KFold`` for continuous outcomes); default
@@ -277,31 +243,23 @@ class SemiparametricCalibrationError:
 
     def _estimate(self, probs, labels, hyperparam_range):
         p, y = self._data(probs, labels)
-        n = p.shape[0]
-        wfun = weight_function(p, self.weights, self.weight_trunc)
-        wn = wfun / wfun.mean()
-        if hyperparam_range is not None:
-            grid = _candidates(hyperparam_range, 0.0)
-        elif self.smoothing == "kernel":
-            lo, hi = self.default_hyperparam_range
-            spread = p.max() - p.min()
-            grid = (np.linspace(lo * n + 1, hi * n, self.hyperparam_attempts) / spread) ** 2
-        else:
-            lo, hi = self.default_hyperparam_range
-            V = float(np.sum(wn**2 * p * (1.0 - p)))
-            grid = np.linspace(lo * V, hi * V, self.hyperparam_attempts)
-        folds = self._splits(p, y)
-        a_grid = _spce_cross_fit(p, y, wfun, folds, self.smoothing, grid)
-        best = _best(grid, np.mean(wn * (a_grid - y) ** 2, axis=1))
-        best = best * n**0.08 if self.smoothing == "kernel" else best * 0.985
-        if self.verbose:
-            print(f"SPCE: hyperparameter {best}")
-        a = _spce_cross_fit(p, y, wfun, folds, self.smoothing, [best])[0]
-        stat = (p - y) * (p - a)
-        influence = (p - a) * (p + a - 2.0 * y)
-        est = float(_weighted_mean(influence if self.orthogonal else stat, wfun, self.normalize))
-        se = _global_bootstrap_se(influence, wfun, self.normalize, self.bootstrap_size)
-        return est, se
+        return spce_estimate(
+            p,
+            y,
+            smoothing=self.smoothing,
+            weights=self.weights,
+            weight_trunc=self.weight_trunc,
+            orthogonal=self.orthogonal,
+            normalize=self.normalize,
+            hyperparam_range=self.default_hyperparam_range,
+            n_hyperparams=self.hyperparam_attempts,
+            n_bootstrap=self.bootstrap_size,
+            rng=_GLOBAL,
+            grid=None if hyperparam_range is None else _candidates(hyperparam_range, 0.0),
+            folds=self._splits(p, y),
+            skip_nan=True,
+            fold_weights=True,
+        )
 
     def rms_calibration_error(self, probs, labels, hyperparam_range=None):
         """The SPCE, ``sqrt(max(estimate, 0))``.
@@ -556,88 +514,47 @@ class CCE:
             raise ValueError("probs is constant: the bandwidth grid is undefined")
         return p.astype(np.float64), t.astype(np.float64), e.astype(np.float64)
 
-    def _folds(self, p, times, event, seed):
-        """(test mask, distances) of each fold, the folds as the reference's
-        ``StratifiedSurvivalKFold`` (``shuffle=True``): events, then censored subjects,
-        each sorted by time (NumPy's default sort, as there) and cut into blocks of
-        ``folds`` subjects whose fold ids are ``RandomState(seed).choice(folds, folds,
-        replace=False)`` (the last block the first ones of such a draw); a fresh
-        ``RandomState(seed)`` for each group."""
+    def _folds(self, times, event, seed):
+        """Fold id of each subject as the reference's ``StratifiedSurvivalKFold``
+        (``shuffle=True``): events, then censored subjects, each sorted by time (NumPy's
+        default sort, as there) and cut into blocks of ``folds`` subjects whose fold ids
+        are ``RandomState(seed).choice(folds, folds, replace=False)`` (the last block the
+        first ones of such a draw); a fresh ``RandomState(seed)`` for each group."""
         k = self.folds
         fold = np.zeros(times.shape[0], dtype=np.intp)
         for group in (event == 1, event == 0):
             idx = np.flatnonzero(group)
-            if idx.size == 0:
-                continue
             idx = idx[np.argsort(times[idx])]
             rng = np.random.RandomState(seed)
             ids = [rng.choice(k, k, replace=False) for _ in range(idx.size // k)]
-            ids.append(rng.choice(k, idx.size % k, replace=False))
-            fold[idx] = np.concatenate(ids)
-        return _fold_distances(p, fold, k)
+            fold[idx] = np.concatenate([*ids, rng.choice(k, idx.size % k, replace=False)])
+        return fold
 
     def _estimate(self, probs, times, event, hyperparam_range):
         p, times, event = self._data(probs, times, event)
-        n = p.shape[0]
-        end = float(self.end_time)
-        wfun = weight_function(p, self.weights, self.weight_trunc)
-        wn = wfun / wfun.mean()
-        t = _time_grid(times, end)
-        Y = (times[:, None] > t[None, :]).astype(np.float64)
-        N = Y * event[:, None]
-        C = Y * (1.0 - event[:, None])
-        knn = self.kernel_fn == "knn"
-        if hyperparam_range is not None:
-            grid = _candidates(hyperparam_range, 1.0 if knn else np.nextafter(0.0, 1.0))
-        else:
-            lo, hi = self.default_hyperparam_range
-            if knn:
-                grid = np.linspace(lo * n + 5, hi * n + 5, self.hyperparam_attempts)
-            else:
-                grid = 1.0 / (
-                    np.linspace(lo * n + 1, hi * n, self.hyperparam_attempts) / (p.max() - p.min())
-                )
-        dists = self._folds(p, times, event, 708)
-        errors = []
-        for h in grid:
-            N_hat, C_hat = _cce_cross_fit(wn, (N, C), dists, h, self.kernel_fn)
-            errors.append(np.mean(wn[:, None] * ((N - N_hat) ** 2 + (C - C_hat) ** 2)))
-        h = _best(grid, errors) * n**0.08  # the reference's undersmoothing
-        if self.verbose:
-            print(f"CCE: bandwidth {h}")
-
-        observed = (times <= end).astype(np.float64)
-        late = times > end
-        seen = (event == 1) & ~late
-        on_grid = np.searchsorted(t, times)  # the column of T_i when T_i <= end_time
-        dNC = np.zeros_like(C)
-        dNC[:, 1:] = C[:, :-1] - C[:, 1:]
-        aggregation = _AGGREGATION[self.survival_aggregation]
-        runs = []
-        for r in range(self.num_repeats):
-            dists = self._folds(p, times, event, 708 + r)
-            N_hat, C_hat, Y_hat = _cce_cross_fit(wn, (N, C, Y), dists, h, self.kernel_fn)
-            dLC, S_C, cond_mean, comp, a = _calibration_function(N_hat, C_hat, Y_hat, aggregation)
-            S_C_minus = np.ones_like(S_C)
-            S_C_minus[:, 1:] = S_C[:, :-1]
-            integrand = (
-                (p[:, None] - cond_mean * Y) * (p - a)[:, None] / np.maximum(S_C_minus, 0.001)
-            )
-            martingale = np.sum((dNC - dLC * Y) * integrand, axis=1)
-            s = np.sum(comp[:, :-1] * Y[:, :-1], axis=1)
-            compensator = (a - p) * (1.0 - a) * (event * observed - s)
-            ipw = np.zeros(n)
-            with np.errstate(divide="ignore"):
-                ipw[late] = 1.0 / S_C[late, -2]
-                ipw[seen] = 1.0 / S_C[seen, on_grid[seen]]
-            ipw = np.minimum(ipw, 20.0)
-            stat = ipw * (p - observed) * (p - a)
-            influence = ipw * ((a - p) * (observed - p)) + compensator - martingale
-            est = _weighted_mean(influence if self.orthogonal else stat, wfun, self.normalize)
-            se = _global_bootstrap_se(influence, wfun, self.normalize, self.bootstrap_size)
-            runs.append((est, se))
-        est, se = np.nanmedian(np.array(runs), axis=0)
-        return float(est), float(se)
+        low = 1.0 if self.kernel_fn == "knn" else np.nextafter(0.0, 1.0)
+        return cce_estimate(
+            p,
+            times,
+            event,
+            float(self.end_time),
+            n_folds=self.folds,
+            weights=self.weights,
+            weight_trunc=self.weight_trunc,
+            aggregation=_AGGREGATION[self.survival_aggregation],
+            kernel=self.kernel_fn,
+            n_bootstrap=self.bootstrap_size,
+            orthogonal=self.orthogonal,
+            n_repeats=self.num_repeats,
+            normalize=self.normalize,
+            hyperparam_range=self.default_hyperparam_range,
+            n_hyperparams=self.hyperparam_attempts,
+            rng=_GLOBAL,
+            grid=None if hyperparam_range is None else _candidates(hyperparam_range, low),
+            folds=[self._folds(times, event, 708 + r) for r in (0, *range(self.num_repeats))],
+            skip_nan=True,
+            widen=True,
+        )
 
     def rms_calibration_error(self, probs, times, event, hyperparam_range=None):
         """The estimate of the **squared** calibration error (as the reference).

@@ -21,7 +21,9 @@ from skcalib.metrics import (
     semiparametric_calibration_error_ci,
 )
 from skcalib.metrics._calibration._semiparametric import (
+    _folds,
     _spline_predict,
+    cce_estimate,
     spce_estimate,
     survival_folds,
     weight_function,
@@ -371,3 +373,60 @@ def test_cce_bad_input():
     for arr in inputs:
         arr.setflags(write=False)
     censored_calibration_error(*inputs, end_time=1.0, n_repeats=1, n_hyperparams=3)
+
+
+# --------------------------------------------------------------------------------------
+# the kernels' keywords for uncertainty_metrics' conventions (skcalib.compat)
+# --------------------------------------------------------------------------------------
+
+
+def test_spce_kernel_explicit_grid_and_folds_reproduce_the_default():
+    p, _, y = _design(21, 120)
+    y = y.astype(float)
+    n = p.shape[0]
+    kw = dict(smoothing="kernel", n_hyperparams=7, n_bootstrap=None)
+    ref, _ = spce_estimate(p, y, rng=np.random.RandomState(5), **kw)
+    folds = _folds(y, 5, np.random.RandomState(5).randint(np.iinfo(np.int32).max))
+    grid = (np.linspace(1, 0.1 * n, 7) / (p.max() - p.min())) ** 2
+    got, _ = spce_estimate(p, y, rng=None, grid=grid, folds=folds, skip_nan=True, **kw)
+    assert got == ref
+    # fold-normalised spline weights change nothing with constant weights...
+    kw = dict(smoothing="spline", n_hyperparams=5, n_bootstrap=None, folds=folds, rng=None)
+    plain, _ = spce_estimate(p, y, **kw)
+    assert spce_estimate(p, y, fold_weights=True, **kw)[0] == plain
+    # ...and weight the spline by w / mean(w on the training part) otherwise
+    chi = dict(kw, weights="chi")
+    assert spce_estimate(p, y, fold_weights=True, **chi)[0] != spce_estimate(p, y, **chi)[0]
+
+
+def test_spce_kernel_skip_nan_takes_the_best_defined_value():
+    p, _, y = _design(22, 60)
+    y = y.astype(float)
+    folds = _folds(y, 3, 0)
+    kw = dict(n_folds=3, n_bootstrap=None, folds=folds, rng=None)
+    # an infinite precision gives exp(-inf * 0) = NaN kernel weights -> a NaN error
+    grid = np.array([np.inf, 50.0, 400.0])
+    with np.errstate(all="ignore"):
+        got, _ = spce_estimate(p, y, grid=grid, skip_nan=True, **kw)
+        want, _ = spce_estimate(p, y, grid=grid[1:], **kw)
+        assert got == want
+        with pytest.raises(ValueError, match="undefined for every hyperparameter"):
+            spce_estimate(p, y, grid=grid[:1], skip_nan=True, **kw)
+
+
+def test_cce_kernel_explicit_folds_grid_and_widening():
+    p, times, event = _survival_design(23, 150)
+    n = p.shape[0]
+    kw = dict(n_folds=3, n_repeats=2, n_hyperparams=6, n_bootstrap=None)
+    ref, _ = cce_estimate(p, times, event, 1.0, rng=np.random.RandomState(1), **kw)
+    rng = np.random.RandomState(1)
+    folds = [survival_folds(times, event, 3, rng) for _ in range(3)]
+    grid = 1.0 / (np.linspace(1, 0.1 * n, 6) / (p.max() - p.min()))
+    got, _ = cce_estimate(p, times, event, 1.0, rng=None, folds=folds, grid=grid, **kw)
+    assert got == ref
+    # widen multiplies the chosen bandwidth by n^0.08, the default divides it by n^0.08
+    one = dict(kw, rng=None, folds=folds)
+    wide, _ = cce_estimate(p, times, event, 1.0, grid=grid[2:3], widen=True, **one)
+    same, _ = cce_estimate(p, times, event, 1.0, grid=grid[2:3] * n**0.16, **one)
+    assert wide == pytest.approx(same, rel=1e-9)
+    assert wide != cce_estimate(p, times, event, 1.0, grid=grid[2:3], **one)[0]

@@ -162,19 +162,31 @@ def _folds(y, n_folds, seed):
     return list(cv.split(np.zeros(y.shape[0])))
 
 
-def _cross_fit(p, y, wn, folds, smoothing, params):
+def _cross_fit(p, y, w, folds, smoothing, params, fold_weights=False):
     """Cross-fitted calibration function ``a_i`` for each hyperparameter in ``params``;
-    shape (n_params, n)."""
+    shape (n_params, n).  The spline weights are ``w`` on the training part, divided by
+    their mean there with ``fold_weights`` (as uncertainty_metrics does)."""
     a = np.empty((len(params), p.shape[0]))
     r = y - p
     for train, test in folds:
         if smoothing == "kernel":
             a[:, test] = p[test] + _kernel_predict(p[train], r[train], p[test], params)
         else:
+            w_tr = w[train] / w[train].mean() if fold_weights else w[train]
             for j, s in enumerate(params):
-                fit = _spline_predict(p[train], r[train], wn[train], p[test], s)
-                a[j, test] = p[test] + fit
+                a[j, test] = p[test] + _spline_predict(p[train], r[train], w_tr, p[test], s)
     return a
+
+
+def _best(grid, errors, skip_nan):
+    """The first grid value with the smallest error; with ``skip_nan`` NaN errors are
+    skipped (uncertainty_metrics' ``error < best_error``) and an all-NaN grid raises."""
+    if not skip_nan:
+        return grid[int(np.argmin(errors))]
+    errors = np.asarray(errors)
+    if np.isnan(errors).all():
+        raise ValueError("the cross-validated error is undefined for every hyperparameter")
+    return grid[int(np.nanargmin(errors))]
 
 
 def _rngs(random_state):
@@ -202,33 +214,42 @@ def spce_estimate(
     n_bootstrap=500,
     rng,
     boot_rng=None,
+    grid=None,
+    folds=None,
+    skip_nan=False,
+    fold_weights=False,
 ):
     """(estimate on the squared scale, bootstrap standard error) of validated data.
 
     ``y`` may be any real outcome in [0, 1] (a probability, for the plug-in check).
     With ``n_bootstrap=None`` no bootstrap is run and the standard error is None; the
-    estimate does not depend on the bootstrap (it is drawn last).
+    estimate does not depend on the bootstrap (it is drawn last).  The keywords after
+    ``boot_rng`` reproduce uncertainty_metrics (:mod:`skcalib.compat`): ``grid`` the
+    hyperparameter values to try (instead of the grid of ``hyperparam_range``),
+    ``folds`` the ``(train, test)`` splits (instead of folds drawn from ``rng``),
+    ``skip_nan`` (see :func:`_best`) and ``fold_weights`` (see :func:`_cross_fit`).
     """
     n = p.shape[0]
     wfun = weight_function(p, weights, weight_trunc)
     wn = wfun / wfun.mean()
-    if smoothing == "kernel":
+    if grid is None and smoothing == "kernel":
         lo, hi = hyperparam_range or (0.0, 0.1)
         spread = float(p.max() - p.min())
         spread = spread if spread > 0 else 1.0
         grid = (np.linspace(lo * n + 1, hi * n, n_hyperparams) / spread) ** 2
-    else:
+    elif grid is None:
         lo, hi = hyperparam_range or (0.5, 1.1)
         V = float(np.sum(wn**2 * p * (1.0 - p)))
         grid = np.linspace(lo * V, hi * V, n_hyperparams)
-    strat = y if np.all((y == 0) | (y == 1)) else np.zeros(n)
-    folds = _folds(strat, n_folds, rng.randint(np.iinfo(np.int32).max))
-    a_grid = _cross_fit(p, y, wn, folds, smoothing, grid)
-    err = np.mean(wn * (a_grid - y) ** 2, axis=1)
-    best = grid[int(np.argmin(err))]
+    if folds is None:
+        strat = y if np.all((y == 0) | (y == 1)) else np.zeros(n)
+        folds = _folds(strat, n_folds, rng.randint(np.iinfo(np.int32).max))
+    w = wfun if fold_weights else wn
+    a_grid = _cross_fit(p, y, w, folds, smoothing, grid, fold_weights)
+    best = _best(grid, np.mean(wn * (a_grid - y) ** 2, axis=1), skip_nan)
     # undersmoothing: a narrower kernel / a rougher spline than the CV optimum
     best = best * n**0.08 if smoothing == "kernel" else best * 0.985
-    a = _cross_fit(p, y, wn, folds, smoothing, [best])[0]
+    a = _cross_fit(p, y, w, folds, smoothing, [best], fold_weights)[0]
     stat = (p - y) * (p - a)
     influence = (p - a) * (p + a - 2.0 * y)
     est = float(_weighted_mean(influence if orthogonal else stat, wfun, normalize))
@@ -687,12 +708,21 @@ def cce_estimate(
     n_hyperparams=20,
     rng,
     boot_rng=None,
+    grid=None,
+    folds=None,
+    skip_nan=False,
+    widen=False,
 ):
     """(estimate on the squared scale, standard error) of validated survival data.
 
     The folds of all repeats are drawn first and the bootstraps after them, so the
     estimate does not depend on the bootstrap; with ``n_bootstrap=None`` none is run and
-    the standard error is None.
+    the standard error is None.  The keywords after ``boot_rng`` reproduce
+    uncertainty_metrics (:mod:`skcalib.compat`): ``grid`` the bandwidths (neighbour
+    counts) to try, ``folds`` the fold id of each subject for the bandwidth choice and
+    for each repeat (``n_repeats + 1`` arrays, instead of :func:`survival_folds` on
+    ``rng``), ``skip_nan`` (see :func:`_best`) and ``widen``: multiply the chosen
+    bandwidth by ``n^0.08`` (the reference's undersmoothing) instead of dividing it.
     """
     boot_rng = boot_rng or rng
     n = p.shape[0]
@@ -703,28 +733,32 @@ def cce_estimate(
     N = Y * event[:, None]
     C = Y * (1.0 - event[:, None])
     lo, hi = hyperparam_range or (0.0, 0.1)
-    if kernel == "knn":
+    if grid is None and kernel == "knn":
         grid = np.linspace(lo * n + 5, hi * n + 5, n_hyperparams)
-    else:
+    elif grid is None:
         spread = float(p.max() - p.min())
         spread = spread if spread > 0 else 1.0
         grid = 1.0 / (np.linspace(lo * n + 1, hi * n, n_hyperparams) / spread)
-    dists = _fold_distances(p, survival_folds(times, event, n_folds, rng), n_folds)
+    if folds is None:
+        folds = [survival_folds(times, event, n_folds, rng) for _ in range(n_repeats + 1)]
+    dists = _fold_distances(p, folds[0], n_folds)
     errs = []
     for h in grid:
         N_hat, C_hat = _cce_cross_fit(wn, (N, C), dists, h, kernel)
         errs.append(np.mean(wn[:, None] * ((N - N_hat) ** 2 + (C - C_hat) ** 2)))
-    h = grid[int(np.argmin(errs))]
-    # undersmoothing: a narrower smoother than the cross-validated optimum
-    h = max(h / n**0.08, 1.0) if kernel == "knn" else h / n**0.08
+    h = _best(grid, errs, skip_nan)
+    # undersmoothing: a narrower smoother than the cross-validated optimum (the
+    # reference's ``widen`` multiplies instead)
+    h = h * n**0.08 if widen else h / n**0.08
+    h = max(h, 1.0) if kernel == "knn" else h
 
     observed = (times <= end_time).astype(np.float64)
     on_grid = np.searchsorted(t, times)  # index of T_i in the grid when T_i <= end_time
     dNC = np.zeros_like(C)
     dNC[:, 1:] = -(C[:, 1:] - C[:, :-1])
     ests, influences = [], []
-    for _ in range(n_repeats):
-        dists = _fold_distances(p, survival_folds(times, event, n_folds, rng), n_folds)
+    for fold in folds[1:]:
+        dists = _fold_distances(p, fold, n_folds)
         N_hat, C_hat, Y_hat = _cce_cross_fit(wn, (N, C, Y), dists, h, kernel)
         dLC, S_C, cond_mean, comp, a = _calibration_function(N_hat, C_hat, Y_hat, aggregation)
         cond_mean = cond_mean * Y
@@ -747,7 +781,7 @@ def cce_estimate(
         ipw[seen & ~(S_at_T > 0)] = np.inf
         ipw = np.minimum(ipw, 20.0)
         stat = ipw * (p - observed) * (p - a)
-        influence = ipw * (a - p) * (observed - p) + compensation - MI
+        influence = ipw * ((a - p) * (observed - p)) + compensation - MI
         ests.append(float(_weighted_mean(influence if orthogonal else stat, wfun, normalize)))
         influences.append(influence)
     est = float(np.nanmedian(ests))
