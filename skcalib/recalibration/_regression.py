@@ -37,6 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._core._validation import _check_real_array, _find_nonfinite, check_sample_weight
 from ..metrics._regression._forms import (
     PredictionInterval,
+    ScipyPredictive,
     _check_coverage,
     _Predictive,
     as_predictive,
@@ -52,6 +53,9 @@ __all__ = [
 
 #: levels of the midpoint rule of the moments of a recalibrated distribution
 N_MOMENT_LEVELS = 1000
+#: levels of the same rule for a base of a location-scale family (computed once for
+#: every row)
+N_STANDARD_LEVELS = 1 << 16
 #: the levels of the base a recalibrated quantile may ask for: the smallest normal
 #: positive float and the largest float below 1
 _LOWEST = float(np.finfo(np.float64).tiny)
@@ -346,14 +350,16 @@ class RecalibratedDistribution(_Predictive):
     The mean, the variance and the CRPS have no closed form.  Each is the base's exact
     value plus the difference of the same midpoint rule applied to the recalibrated and
     to the base quantile functions at the levels :math:`u_k = (k + 1/2)/K`,
-    ``K = 1000`` (mean :math:`\frac1K\sum_k Q(u_k)`; CRPS
+    ``K = 1000`` (``K = 65536``, computed once for every row, when the base is a scipy
+    location-scale family whose shape parameters are the same for every row, such as
+    ``scipy.stats.norm(mean, std)``) (mean :math:`\frac1K\sum_k Q(u_k)`; CRPS
     :math:`\frac2K\sum_k (\mathbb 1\{y < Q(u_k)\} - u_k)(Q(u_k) - y)`, Laio and
     Tamea 2007; the standard deviation is the base's times the ratio of the two rules),
     so that the error of the rule, largest in the tails, cancels where :math:`R` is
     close to the identity, and vanishes when it is the identity.  For an isotonic map
-    fitted to 2,000 Normal forecasts of heavy-tailed outcomes they agree with a rule of
-    200,000 levels to 0.4% (standard deviation), 0.14% of a standard deviation (mean)
-    and 0.006% (CRPS).
+    fitted to 2,000 forecasts of heavy-tailed outcomes, the rule of ``K = 1000`` levels
+    agrees with one of 200,000 levels to 0.4% (standard deviation), 0.14% of a standard
+    deviation (mean) and 0.006% (CRPS).
 
     Made by :meth:`QuantileRecalibration.transform`; read by every regression metric of
     :mod:`skcalib.metrics` like the other forms of a predictive distribution.
@@ -456,13 +462,56 @@ class RecalibratedDistribution(_Predictive):
                     out[k, rows] = 2.0 * np.mean(((yc < qq) - u) * (qq - yc), axis=1)
         return out
 
+    def _location_scale(self):
+        """``(loc, scale, standard)`` when the base is a scipy family whose shape
+        parameters are the same for every row (its quantiles are then
+        ``loc + scale * standard.ppf``); else None."""
+        base = self.base
+        if not isinstance(base, ScipyPredictive):
+            return None
+        args, kwds = base._params(False)
+        shapes, loc, scale = base.dist.dist._parse_args(*args, **kwds)
+        if any(np.ndim(a) for a in shapes):
+            return None
+        n = base.n
+        loc = np.broadcast_to(np.asarray(loc, dtype=np.float64), (n,))
+        scale = np.broadcast_to(np.asarray(scale, dtype=np.float64), (n,))
+        return loc, scale, base.dist.dist(*[float(a) for a in shapes])
+
+    def _standard_rules(self, standard):
+        """The midpoint rules of the standard quantile function, base and recalibrated:
+        sorted nodes ``a_b, a_r`` at ``N_STANDARD_LEVELS`` levels and the levels ``u``."""
+        k = N_STANDARD_LEVELS
+        u = (np.arange(k) + 0.5) / k
+        with np.errstate(all="ignore"):
+            a_b = np.asarray(standard.ppf(u), dtype=np.float64)
+            a_r = np.asarray(standard.ppf(self._inverse(u)), dtype=np.float64)
+        return u, a_b, a_r
+
+    @staticmethod
+    def _crps_rule(nodes, u, z):
+        """``(2/K) sum_k (1{z < a_k} - u_k)(a_k - z)`` for every ``z``, in
+        ``O((n + K) log K)`` by prefix sums over the sorted nodes ``a_k``."""
+        k = nodes.shape[0]
+        above = np.concatenate([np.cumsum(nodes[::-1])[::-1], [0.0]])  # sum_{k >= j} a_k
+        j = np.searchsorted(nodes, z, side="right")
+        return (2.0 / k) * (above[j] - z * (k - j) - np.dot(u, nodes) + z * u.sum())
+
     def _moments(self):
         cached = self.__dict__.get("_moments_cache")
         if cached is None:
-            r = self._rules()
-            mean = self.base._mean() + (r[2] - r[0])
-            ratio = np.where(r[1] > 0, r[3] / np.where(r[1] > 0, r[1], 1.0), 1.0)
-            cached = (mean, self.base.std() * ratio)
+            fast = self._location_scale()
+            if fast is not None:
+                loc, scale, standard = fast
+                _, a_b, a_r = self._standard_rules(standard)
+                mean = self.base._mean() + scale * (a_r.mean() - a_b.mean())
+                ratio = a_r.std() / a_b.std() if a_b.std() > 0 else 1.0
+                cached = (mean, self.base.std() * ratio)
+            else:
+                r = self._rules()
+                mean = self.base._mean() + (r[2] - r[0])
+                ratio = np.where(r[1] > 0, r[3] / np.where(r[1] > 0, r[1], 1.0), 1.0)
+                cached = (mean, self.base.std() * ratio)
             self._moments_cache = cached
         return cached
 
@@ -473,6 +522,13 @@ class RecalibratedDistribution(_Predictive):
         return self._moments()[1] ** 2
 
     def _crps(self, y):
+        fast = self._location_scale()
+        if fast is not None:
+            loc, scale, standard = fast
+            u, a_b, a_r = self._standard_rules(standard)
+            z = (y - loc) / scale
+            diff = self._crps_rule(a_r, u, z) - self._crps_rule(a_b, u, z)
+            return np.maximum(self.base._crps(y) + scale * diff, 0.0)
         r = self._rules(y)
         return np.maximum(self.base._crps(y) + (r[5] - r[4]), 0.0)
 

@@ -314,7 +314,7 @@ def test_conformal_coverage_guarantee_and_normalisation():
     # many calibration draws), and normalised scores adapt the width to sigma
     rng = np.random.default_rng(0)
     hits = []
-    for _ in range(100):
+    for _ in range(60):
         sigma = 0.2 + rng.random(50)
         mu = rng.normal(size=50)
         y = mu + sigma * rng.normal(size=50)
@@ -322,9 +322,9 @@ def test_conformal_coverage_guarantee_and_normalisation():
         iv = cal.transform(stats.norm(mu[30:], sigma[30:]))
         hits.append(np.mean((iv.lower <= y[30:]) & (y[30:] <= iv.upper)))
         assert_allclose(iv.upper - iv.lower, 2 * cal.quantile_ * sigma[30:])
-    # (standard error of the mean coverage about 0.015)
-    assert np.mean(hits) >= 0.8 - 0.03
-    assert np.mean(hits) <= 0.8 + 1 / 31 + 0.03
+    # (standard error of the mean coverage about 0.02)
+    assert np.mean(hits) >= 0.8 - 0.04
+    assert np.mean(hits) <= 0.8 + 1 / 31 + 0.04
     assert cal.normalized_ is True
     # normalize=False on distributions: absolute residuals around the mean
     cal = ConformalInterval(normalize=False).fit(stats.norm(mu, sigma), y)
@@ -397,3 +397,24 @@ def test_saturated_pit_values_keep_every_quantity_finite():
         d = QuantileRecalibration(centered=centered).fit(base, y).transform(base)
         assert np.all(np.isfinite(d.ppf([1e-9, 0.5, 1 - 1e-9])))
         assert np.all(np.isfinite(d.crps(y))) and np.all(np.isfinite(d.std()))
+
+
+def test_location_scale_rule_equals_the_row_by_row_rule():
+    # a scipy location-scale base takes the rule of 65,536 standard levels, computed
+    # once; the row-by-row rule of 1,000 levels (every other form) agrees with it
+    mu, sigma, y = _data(300, seed=13, factor=1.6)
+    base = stats.norm(loc=mu, scale=sigma)
+    d = QuantileRecalibration().fit(base, y).transform(base)
+
+    class RowByRow(RecalibratedDistribution):
+        def _location_scale(self):
+            return None
+
+    slow = RowByRow(base, d.knots_x, d.knots_r)
+    assert d._location_scale() is not None
+    assert_allclose(d.mean(), slow.mean(), atol=5e-3 * sigma.min())
+    assert_allclose(d.std(), slow.std(), rtol=5e-3)
+    assert_allclose(d.crps(y), slow.crps(y), rtol=1e-3)
+    # a per-row shape parameter: row by row
+    per_row = RecalibratedDistribution(stats.t(np.full(300, 6.0), mu, sigma), [0, 1], [0, 1])
+    assert per_row._location_scale() is None
