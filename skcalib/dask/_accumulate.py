@@ -343,8 +343,8 @@ def accumulate_dataframe(
         Column of the true labels.
     proba_cols : str or list of str
         The probability columns: a list of two or more names, in the order of the
-        classes (``labels``); or a single name, the probability of the positive class of
-        a binary problem.
+        classes (``labels``); or a single name (or a list of one), the probability of the
+        positive class of a binary problem.
     weight_col : str, default=None
         Column of sample weights.  A partition, or the rows of a group in a partition,
         whose weights are all zero add nothing.
@@ -411,6 +411,8 @@ def accumulate_dataframe(
     columns = list(df.columns)
     _check_column(columns, "label_col", label_col)
     reserved = {label_col: "label column"}
+    if isinstance(proba_cols, list | tuple) and len(proba_cols) == 1:
+        proba_cols = proba_cols[0]  # a list of one column: the positive-class probability
     if isinstance(proba_cols, str):
         _check_column(columns, "proba_cols", proba_cols, reserved=reserved)
         probas = proba_cols

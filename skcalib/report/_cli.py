@@ -297,6 +297,7 @@ def _write_html(reports, args):
             reports, inputs, by=_split(args.by), has_model_col=args.model_col is not None
         )
     try:
+        os.makedirs(os.path.dirname(os.path.abspath(args.html)), exist_ok=True)
         write_html(
             reports,
             args.html,

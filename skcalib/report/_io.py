@@ -133,28 +133,51 @@ class Table:
     def _fragment_batches(self, fragment, dataset, proj, rows):
         """The batches of one file: a Parquet file row group by row group (a scanner
         reads ahead without bound when its consumer is slower than the disk)."""
-        pa, _, _, ds = _pyarrow()
+        ds = _pyarrow()[3]
         if self.fmt == "csv":
             scanner = ds.Scanner.from_fragment(
                 fragment, schema=dataset.schema, columns=proj, batch_size=rows
             )
             yield from scanner.to_batches()
             return
+        for piece in self.row_groups([fragment]):
+            yield from (b for b, _ in self.piece_batches(piece, list(proj), rows))
+
+    def row_groups(self, fragments=None):
+        """``(path, file system, partition values, file name, row group, first row, rows)``
+        of every row group of a Parquet dataset, in file order (metadata only)."""
         import pyarrow.parquet as pq
 
-        keys = ds.get_partition_keys(fragment.partition_expression) or {}
-        columns = list(proj)
+        ds = _pyarrow()[3]
+        for fragment in fragments or self.dataset.get_fragments():
+            keys = ds.get_partition_keys(fragment.partition_expression) or {}
+            meta = pq.ParquetFile(fragment.path, filesystem=fragment.filesystem).metadata
+            offset = 0
+            for rg in range(meta.num_row_groups):
+                n = meta.row_group(rg).num_rows
+                where = os.path.basename(fragment.path)
+                yield (fragment.path, fragment.filesystem, keys, where, rg, offset, n)
+                offset += n
+
+    @staticmethod
+    def piece_batches(piece, columns, rows=BATCH_ROWS):
+        """``(batch, (file name, first row))`` of one row group (:meth:`row_groups`);
+        Hive partition values become constant columns."""
+        import pyarrow.parquet as pq
+
+        pa = _pyarrow()[0]
+        path, filesystem, keys, where, rg, offset, _ = piece
         own = [c for c in columns if c not in keys]
-        pf = pq.ParquetFile(fragment.path, filesystem=fragment.filesystem, pre_buffer=False)
-        for rg in range(pf.num_row_groups):
-            for batch in pf.iter_batches(batch_size=rows, row_groups=[rg], columns=own):
-                if keys:
-                    arrays = [
-                        batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
-                        for c in columns
-                    ]
-                    batch = pa.RecordBatch.from_arrays(arrays, names=columns)
-                yield batch
+        pf = pq.ParquetFile(path, filesystem=filesystem, pre_buffer=False)
+        for batch in pf.iter_batches(batch_size=rows, row_groups=[rg], columns=own):
+            if keys:
+                arrays = [
+                    batch.column(c) if c not in keys else pa.array([keys[c]] * batch.num_rows)
+                    for c in columns
+                ]
+                batch = pa.RecordBatch.from_arrays(arrays, names=columns)
+            yield batch, (where, offset)
+            offset += batch.num_rows
 
     def line(self, where, row):
         """The file line of data row ``row`` of CSV file ``where`` (None for Parquet)."""

@@ -19,6 +19,7 @@ columns make a tuple.  Groups are reported sorted by key, followed by the overal
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -33,6 +34,7 @@ from ._io import (
     _pyarrow,
     label_key,
     listed,
+    one_line,
 )
 from ._io import renormalize as _renormalize
 from ._report import CalibrationReport, _metric_columns
@@ -272,10 +274,40 @@ def _grow(st, n_groups):
     return CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
 
 
+#: groups of one call of ``chunk_statistics``: its tables have a cell per group and bin,
+#: filled chunk by chunk, so that a call of many groups costs as much as their cells
+GROUP_BLOCK = 32
+
+
+def _add_statistics(st, data, n_bins, g, n_groups):
+    """Add the statistics of validated rows of group codes ``g`` into ``st`` (in place):
+    one ``chunk_statistics`` per block of :data:`GROUP_BLOCK` groups (rows sorted by
+    group once)."""
+    if g is None or n_groups <= GROUP_BLOCK:
+        part = chunk_statistics(data, n_bins, groups=g, n_groups=n_groups)
+        st.merge(part)
+        return
+    order = np.argsort(g.astype(np.int32 if n_groups > 32767 else np.int16), kind="stable")
+    bounds = np.searchsorted(g[order], np.arange(0, n_groups + GROUP_BLOCK, GROUP_BLOCK))
+    for lo in range(0, n_groups, GROUP_BLOCK):
+        rows = order[bounds[lo // GROUP_BLOCK] : bounds[lo // GROUP_BLOCK + 1]]
+        if rows.size == 0:
+            continue
+        hi = min(lo + GROUP_BLOCK, n_groups)
+        sw = None if data.sample_weight is None else data.sample_weight[rows]
+        block = dataclasses.replace(data, y=data.y[rows], proba=data.proba[rows], sample_weight=sw)
+        part = chunk_statistics(block, n_bins, groups=g[rows] - lo, n_groups=hi - lo)
+        for name in st.summed_fields():
+            getattr(st, name)[lo:hi] += getattr(part, name)
+        st.weighted = st.weighted or part.weighted
+
+
 def _sum_groups(st, groups):
     """The statistics of the union of ``groups`` (one group)."""
+    every = len(groups) == st.n_groups  # the overall row: no copy of the tables
     fields = {
-        name: getattr(st, name)[groups].sum(axis=0, keepdims=True) for name in st.summed_fields()
+        name: (getattr(st, name) if every else getattr(st, name)[groups]).sum(axis=0, keepdims=True)
+        for name in st.summed_fields()
     }
     return CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
 
@@ -351,23 +383,16 @@ class TableReport:
         values = [v for v in batch.column(0).to_pylist()[:1000] if v is not None]
         return not values or any(_is_number(v) for v in values)
 
+    @property
+    def columns(self):
+        """The columns read from each batch."""
+        return [self.label_col, *self.proba_cols, *self.groups.columns]
+
     def run(self, progress=None):
         """Read and add every batch; returns self."""
         t = self.table
         text = [self.label_col, *self.groups.columns] if t.fmt == "csv" else []
-        columns = [self.label_col, *self.proba_cols, *self.groups.columns]
-        pa = _pyarrow()[0]
-        for batch, (where, offset) in t.batches(columns, text=text, floats=self.proba_cols):
-            try:
-                self._add(batch, where, offset)
-            except _Located as exc:
-                raise PredictionsFileError(
-                    self._where(exc.message, where, offset, exc.where)
-                ) from None
-            except pa.ArrowException as exc:
-                raise PredictionsFileError(f"not a readable table: {exc}") from exc
-            if progress is not None:
-                progress.update(batch.num_rows)
+        self.add(t.batches(self.columns, text=text, floats=self.proba_cols), progress)
         if self.n_rows == 0:
             raise PredictionsFileError(
                 "the file has a header but no data rows"
@@ -376,7 +401,53 @@ class TableReport:
             )
         return self
 
-    def _where(self, message, where, offset, rows=None):
+    def add(self, batches, progress=None):
+        """Add ``(batch, (file name, first row))`` items; returns self."""
+        pa = _pyarrow()[0]
+        try:
+            for batch, (where, offset) in batches:
+                try:
+                    self._add(batch, where, offset)
+                except _Located as exc:
+                    raise PredictionsFileError(self._where(exc.message, where, offset)) from None
+                if progress is not None:
+                    progress.update(batch.num_rows)
+        except pa.ArrowException as exc:
+            raise PredictionsFileError(f"not a readable table: {one_line(exc)}") from exc
+        return self
+
+    def merge(self, other):
+        """Add the statistics of ``other`` (the same options, other rows); returns self.
+        Its groups are matched by key; ``other`` is left unchanged."""
+        for key, value in other.labels.values.items():
+            self.labels.values.setdefault(key, value)
+        self.labels.seen.update(other.labels.seen)
+        if other.labels.values:
+            self.labels.pos_key = other.labels.pos_key
+        if other.stats is None:
+            return self
+        if other.labels.values:
+            self.labels._check()
+        codes = []
+        for key in other.groups.keys or [()]:
+            if key not in self.groups.index and key != ():
+                self.groups.index[key] = len(self.groups.keys)
+                self.groups.keys.append(key)
+            codes.append(self.groups.index.get(key, 0))
+        n = max(len(self.groups.keys), 1)
+        fields = {}
+        for name in other.stats.summed_fields():
+            a = getattr(other.stats, name)
+            fields[name] = np.zeros((n, *a.shape[1:]), a.dtype)
+            fields[name][codes] = a
+        st = other.stats
+        part = CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
+        self.stats = part if self.stats is None else _grow(self.stats, n).merge(part)
+        self.data = self.data or other.data
+        self.n_rows += other.n_rows
+        return self
+
+    def _where(self, message, where, offset):
         """``{row i}`` of a message as the file line (CSV) or row of the file."""
 
         def at(i):
@@ -401,9 +472,19 @@ class TableReport:
         except ValueError as exc:
             raise PredictionsFileError(self._locate(str(exc), where, offset)) from exc
         self.data = self.data or (data.classes, data.pos_index)
-        part = chunk_statistics(data, self.n_bins, groups=g, n_groups=n_groups)
-        self.stats = part if self.stats is None else _grow(self.stats, n_groups).merge(part)
+        if self.stats is None:  # empty statistics of the mode and classes of the data
+            first = dataclasses.replace(
+                data, y=data.y[:1], proba=data.proba[:1], sample_weight=None
+            )
+            self.stats = chunk_statistics(first, self.n_bins)
+            for name in self.stats.summed_fields():
+                getattr(self.stats, name)[...] = 0
+        self.stats = _grow(self.stats, n_groups)
+        _add_statistics(self.stats, data, self.n_bins, g, n_groups)
         self.n_rows += batch.num_rows
+        self._keep(y, P, g)
+
+    def _keep(self, y, P, g):
         if self.keep is not None:
             self.keep.append((y, P, g))
 
