@@ -11,15 +11,18 @@ are not, so its probabilities are far too confident.  Each calibrator of
 calibration error (top-label, 15 bins), negative log-likelihood and Brier score on a
 separate test set, before and after.
 
-Text only (no plot); runs in a few seconds, offline.
+The reliability diagrams at the end show the same on the test set.  Runs in a few
+seconds, offline.
 """
 
+import matplotlib.pyplot as plt
 from sklearn.datasets import load_digits
 from sklearn.frozen import FrozenEstimator
 from sklearn.metrics import accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
 
+from skcalib.display import ReliabilityDisplay
 from skcalib.metrics import brier_score, expected_calibration_error, negative_log_likelihood
 from skcalib.recalibration import HistogramBinning, RecalibratedClassifier
 
@@ -55,9 +58,11 @@ methods = {
     "beta": "beta",
     "scaling-binning": "scaling_binning",
 }
+recalibrated = {}
 for name, method in methods.items():
     recal = RecalibratedClassifier(FrozenEstimator(model), method=method).fit(X_cal, y_cal)
-    print(row(name, recal.predict_proba(X_test)))
+    recalibrated[name] = recal.predict_proba(X_test)
+    print(row(name, recalibrated[name]))
 
 # %%
 # Temperature scaling keeps the predicted class (same accuracy) and only tempers the
@@ -67,3 +72,20 @@ for name, method in methods.items():
 # isotonic calibration can output exact zeros, which the NLL punishes hard (it is
 # clipped at the machine epsilon): prefer a scaling method when the log-likelihood
 # matters.
+
+# %%
+# Before and after, drawn
+# -----------------------
+# The reliability diagrams of the test set (top label: the confidence against the
+# accuracy), one panel per model: naive Bayes' points lie far below the diagonal
+# (over-confident), temperature scaling and isotonic calibration bring them back to
+# it.  With the default ``n_bins="auto"`` the 539 test predictions get 11 bins.
+shown = {
+    "uncalibrated": model.predict_proba(X_test),
+    "temperature": recalibrated["temperature"],
+    "isotonic": recalibrated["isotonic"],
+}
+fig, axes = plt.subplots(1, 3, figsize=(12, 4.6), layout="constrained", sharey=True)
+for ax, (name, proba) in zip(axes, shown.items(), strict=True):
+    ReliabilityDisplay.from_predictions(y_test, proba, name=name, ax=ax)
+plt.show()

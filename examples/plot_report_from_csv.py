@@ -15,13 +15,15 @@ command-line arguments and returns the exit status; in a shell the same report i
 
     skcalib report predictions.csv --model-col model --out results/
 
-Runs offline in a few seconds and writes only to a temporary directory.
+The figure at the end is the reliability-diagram PNG that ``--out`` wrote.  Runs
+offline in a few seconds and writes only to a temporary directory.
 """
 
 import csv
 import os
 import tempfile
 
+import matplotlib.pyplot as plt
 from sklearn.datasets import load_wine
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -66,3 +68,15 @@ status = main(
 )
 if status != 0:
     raise SystemExit(status)
+
+# %%
+# The diagrams the command wrote
+# ------------------------------
+# ``--out`` wrote the table as CSV and JSON and the reliability diagrams as
+# ``reliability_predictions.png``: one panel per model, each bin's observed frequency
+# with its 95 % interval, and the number of samples per bin below.
+image = plt.imread(os.path.join(tmp, "results", "reliability_predictions.png"))
+fig, ax = plt.subplots(figsize=(image.shape[1] / 100, image.shape[0] / 100))
+ax.imshow(image)
+ax.set_axis_off()
+plt.show()
