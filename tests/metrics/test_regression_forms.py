@@ -195,3 +195,21 @@ def test_crps_quadrature_matches_integral(dist, ys):
     for y in ys:
         got = pred._crps_quadrature(np.array([y]))[0]
         np.testing.assert_allclose(got, _crps_by_integral(dist, y), rtol=1e-10, atol=1e-12)
+
+
+def test_quantiles_cdf_matches_interpolation_row_by_row():
+    rng = np.random.default_rng(4)
+    levels = np.array([0.05, 0.2, 0.5, 0.6, 0.95])
+    Q = np.sort(np.round(rng.normal(size=(300, 5)), 1), axis=1)  # ties: zero-width segments
+    y = np.round(rng.normal(size=300) * 1.5, 1)
+    pred = PredictiveQuantiles(Q, levels)
+    got = pred.cdf(y)
+    for i in range(300):
+        q = Q[i]
+        lo = q[0] - levels[0] * (q[1] - q[0]) / (levels[1] - levels[0])
+        hi = q[-1] + (1 - levels[-1]) * (q[-1] - q[-2]) / (levels[-1] - levels[-2])
+        xs = np.concatenate([[lo], q, [hi]])
+        ts = np.concatenate([[0.0], levels, [1.0]])
+        # right-continuous: at a jump (equal knots) the CDF takes the upper value
+        want = np.interp(y[i], xs, ts) if not np.any(xs == y[i]) else ts[xs == y[i]].max()
+        assert got[i] == pytest.approx(want, abs=1e-12), i

@@ -35,6 +35,8 @@ from ..._core._validation import (
 )
 from ._scores import _crps_ensemble_kernel, _crps_normal_kernel
 
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+
 __all__ = [
     "PredictiveSamples",
     "PredictiveQuantiles",
@@ -352,11 +354,12 @@ class PredictiveSamples(_Predictive):
         n, m = S.shape
         below = np.empty(n, dtype=np.float64)
         ties = np.empty(n, dtype=np.float64)
+        # a boolean sum along the rows in int32 (count_nonzero with an axis is slower)
         for start, stop in iter_row_chunks(n, S.itemsize * m):
             c = S[start:stop]
             yc = y[start:stop, None]
-            below[start:stop] = np.count_nonzero(c < yc, axis=1)
-            ties[start:stop] = np.count_nonzero(c == yc, axis=1)
+            below[start:stop] = (c < yc).sum(axis=1, dtype=np.int32)
+            ties[start:stop] = (c == yc).sum(axis=1, dtype=np.int32)
         return below, ties
 
     def _cdf(self, y):
@@ -453,10 +456,14 @@ class PredictiveQuantiles(_Predictive):
         if q.shape[1] != tau.shape[0]:
             raise ValueError(f"values has {q.shape[1]} columns but there are {tau.shape[0]} levels")
         _find_nonfinite(q, "values")
-        if q.shape[1] > 1:
-            bad = np.diff(q, axis=1) < 0
+        for start, stop in iter_row_chunks(q.shape[0], q.itemsize * q.shape[1]):
+            if q.shape[1] < 2:
+                break
+            c = q[start:stop]
+            bad = c[:, 1:] < c[:, :-1]
             if bad.any():
                 i, j = (int(v) for v in np.argwhere(bad)[0])
+                i += start
                 raise ValueError(
                     f"values must be non-decreasing along each row (crossing quantiles): "
                     f"row {i} has {float(q[i, j])!r} at level {tau[j]} and "
@@ -494,20 +501,60 @@ class PredictiveQuantiles(_Predictive):
         return Q, T
 
     def _cdf(self, y):
-        """Piecewise-linear CDF through the quantiles (linear tails to levels 0 and 1)."""
-        Q, T = self._knots()
-        # segment j: Q[:, j] <= y < Q[:, j + 1]; count of knots <= y
-        j = np.count_nonzero(Q <= y[:, None], axis=1)
-        rows = np.arange(self.n)
-        inside = (j > 0) & (j < Q.shape[1])
-        out = np.where(j >= Q.shape[1], 1.0, 0.0)
-        ji = j[inside]
-        r = rows[inside]
-        a, b = Q[r, ji - 1], Q[r, ji]
-        width = b - a
-        with np.errstate(invalid="ignore", divide="ignore"):
-            frac = np.where(width > 0, (y[inside] - a) / width, 1.0)
-        out[inside] = T[ji - 1] + frac * (T[ji] - T[ji - 1])
+        """Piecewise-linear CDF through the quantiles (linear tails to levels 0 and 1).
+
+        The distribution is the mixture of the uniforms on the segments
+        ``[q_j, q_{j+1}]`` with weights ``tau_{j+1} - tau_j``, so its CDF is
+        ``sum_j (tau_{j+1} - tau_j) clip((y - q_j) / (q_{j+1} - q_j), 0, 1)`` (a step at
+        ``q_j`` for a segment of zero width): one vectorised pass per segment over a
+        cache-sized chunk of rows, no gathers.
+        """
+        self._need_two("distribution")
+        tau = self.levels
+        k = tau.shape[0]
+        T = np.concatenate([[0.0], tau, [1.0]])
+        w = np.diff(T)
+        left = tau[0] / (tau[1] - tau[0])
+        right = (1.0 - tau[-1]) / (tau[-1] - tau[-2])
+        out = np.empty(self.n)
+        # chunks of rows transposed once (each segment reads two contiguous columns);
+        # a zero-width segment has 1 / width = inf, so (y - a) / width is -inf, +inf or
+        # NaN (y = a, counted as 1: the CDF is right-continuous)
+        size = 1 << 15
+        buf = np.empty((k, min(size, self.n)))
+        frac = np.empty(min(size, self.n))
+        inv = np.empty_like(frac)
+        for start in range(0, self.n, size):
+            stop = min(start + size, self.n)
+            r = stop - start
+            qt = buf[:, :r]
+            qt[...] = self.values[start:stop].T
+            yc = y[start:stop]
+            acc = out[start:stop]
+            acc[...] = 0.0
+            f, iv = frac[:r], inv[:r]
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                for j in range(k + 1):
+                    if j == 0:
+                        np.subtract(qt[1], qt[0], out=iv)
+                        iv *= left
+                        a = qt[0] - iv
+                    elif j == k:
+                        np.subtract(qt[k - 1], qt[k - 2], out=iv)
+                        iv *= right
+                        a = qt[k - 1]
+                    else:
+                        a = qt[j - 1]
+                        np.subtract(qt[j], a, out=iv)
+                    iv += 0.0  # -0.0 (equal quantiles of both signs of 0) becomes +0.0
+                    np.reciprocal(iv, out=iv)
+                    np.subtract(yc, a, out=f)
+                    f *= iv
+                    np.nan_to_num(f, copy=False, nan=1.0, posinf=1.0, neginf=0.0)
+                    np.clip(f, 0.0, 1.0, out=f)
+                    f *= w[j]
+                    acc += f
+            np.minimum(acc, 1.0, out=acc)
         return out
 
     def _ppf(self, t):
@@ -769,12 +816,13 @@ class ScipyPredictive(_Predictive):
         self._n = n
         self._args = tuple(np.asarray(a, dtype=np.float64) for a in dist.args)
         self._kwds = {k: np.asarray(v, dtype=np.float64) for k, v in dist.kwds.items()}
-        # scipy's own argument check (e.g. a non-positive scale): nan where invalid
-        with np.errstate(all="ignore"):
-            ok = np.broadcast_to(self._call("cdf", 0.0, expand=False), (n,))
-        bad = np.isnan(ok)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
+        # scipy's own argument check of the shapes, and a positive scale (vectorised,
+        # no evaluation of the distribution)
+        shapes, _, scale = dist.dist._parse_args(*self._args, **self._kwds)
+        ok = np.asarray(dist.dist._argcheck(*shapes)) & (np.asarray(scale) > 0)
+        ok = np.broadcast_to(ok, (n,))
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
             raise ValueError(
                 f"y_pred has invalid parameters for scipy.stats.{dist.dist.name} "
                 f"(first at index {i}; e.g. scale must be positive)"
@@ -827,25 +875,64 @@ class ScipyPredictive(_Predictive):
             return ndtr(z, out=z)
         return np.asarray(self._call("cdf", y, expand=False), dtype=np.float64)
 
+    def _standard(self):
+        """``(shapes, loc, scale)`` with ``loc``, ``scale`` of shape (n,) when every shape
+        parameter is a scalar (then ``F^{-1}(q) = loc + scale * G^{-1}(q)`` with the
+        standard member ``G`` evaluated once per level), else None."""
+        shapes, loc, scale = self.dist.dist._parse_args(*self._args, **self._kwds)
+        if any(np.ndim(a) for a in shapes):
+            return None
+        n = (self._n,)
+        loc = np.broadcast_to(np.asarray(loc, dtype=np.float64), n)
+        scale = np.broadcast_to(np.asarray(scale, dtype=np.float64), n)
+        return shapes, loc, scale
+
     def _logpdf(self, y):
+        if self.family == "norm":
+            loc, scale = self._loc_scale()
+            z = y - loc
+            z /= scale
+            z *= z
+            z *= -0.5
+            z -= np.log(scale)
+            z -= _HALF_LOG_2PI
+            return z
         return np.asarray(self._call("logpdf", y, expand=False), dtype=np.float64)
 
     def _ppf(self, t):
+        std = self._standard()
+        if std is not None:
+            shapes, loc, scale = std
+            z = np.asarray(self.dist.dist.ppf(t, *shapes), dtype=np.float64)
+            return loc[:, None] + scale[:, None] * z[None, :]
         out = self._call("ppf", t[None, :], expand=True)
         return np.ascontiguousarray(np.broadcast_to(out, (self.n, t.shape[0])), dtype=np.float64)
 
     def _interval(self, c):
-        lo = self._call("ppf", (1.0 - c) / 2.0, expand=False)
-        hi = self._call("isf", (1.0 - c) / 2.0, expand=False)
+        a = (1.0 - c) / 2.0
+        std = self._standard()
+        if std is not None:
+            shapes, loc, scale = std
+            zl = float(self.dist.dist.ppf(a, *shapes))
+            zu = float(self.dist.dist.isf(a, *shapes))
+            return loc + scale * zl, loc + scale * zu
+        lo = self._call("ppf", a, expand=False)
+        hi = self._call("isf", a, expand=False)
         return (
             np.broadcast_to(np.asarray(lo, dtype=np.float64), (self.n,)).copy(),
             np.broadcast_to(np.asarray(hi, dtype=np.float64), (self.n,)).copy(),
         )
 
     def _moment(self, name):
-        args, kwds = self._params(False)
+        std = self._standard()
         with np.errstate(all="ignore"):
-            v = getattr(self.dist.dist, name)(*args, **kwds)
+            if std is not None:
+                shapes, loc, scale = std
+                v = float(getattr(self.dist.dist, name)(*shapes))
+                v = loc + scale * v if name == "mean" else scale * scale * v
+            else:
+                args, kwds = self._params(False)
+                v = getattr(self.dist.dist, name)(*args, **kwds)
         v = np.broadcast_to(np.asarray(v, dtype=np.float64), (self.n,)).copy()
         if not np.all(np.isfinite(v)):
             i = int(np.flatnonzero(~np.isfinite(v))[0])

@@ -17,12 +17,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..._core._binning import assign_bins, quantile_edges, uniform_bin_edges
+from ..._core._binning import (
+    assign_bins,
+    bin_index_unclipped,
+    quantile_edges,
+    uniform_bin_edges,
+)
 from ..._core._validation import _check_real_array, _find_nonfinite, check_sample_weight
 from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._results import _UnpackableResult
 from ._forms import PredictionInterval, PredictiveQuantiles, _weighted_mean, as_predictive
-from ._pit import _chunked_counts, _levels_below
+from ._pit import _chunked_counts
 from ._scores import _check_interval, _finish
 
 __all__ = [
@@ -271,8 +276,16 @@ def level_counts(pit_values, sw, n_levels, kind):
         values -= 1.0
         np.abs(values, out=values)
     np.clip(values, 0.0, 1.0, out=values)
-    tau = np.linspace(0.0, 1.0, n_levels)
-    return _chunked_counts(values, sw, n_levels + 1, _levels_below(tau))
+    # the levels are the edges of n_levels - 1 equal-width bins: the number of levels
+    # below v > 0 is its right-closed bin index (the binning core's rule) plus one
+    edges = np.linspace(0.0, 1.0, n_levels)
+
+    def below(c):
+        b = bin_index_unclipped(c, edges, uniform=True)
+        b += c > 0
+        return b
+
+    return _chunked_counts(values, sw, n_levels + 1, below)
 
 
 def curve_from_counts(counts):
