@@ -125,21 +125,28 @@ def _check_n(y_true, n_pred):
 # --------------------------------------------------------------------------------------
 
 
-def _interval_calibration_error(z_abs, sw, scale, n_levels=100):
-    r"""Mean absolute calibration error of central Normal intervals when every
-    standard deviation is multiplied by ``scale``: the mean over ``n_levels`` levels
-    :math:`p` of :math:`|p - \hat P(|z| \le s\,\Phi^{-1}((1+p)/2))|` (uncertainty-
-    toolbox's ``mean_absolute_calibration_error`` with its ``"interval"`` proportions)."""
+def interval_calibration_errors(z_abs, sw, n_levels=100):
+    r"""The mean absolute calibration error of central Normal intervals as a function of
+    the factor :math:`s` of every standard deviation.
+
+    At each of ``n_levels`` levels :math:`p` of ``np.linspace(0, 1, n_levels)`` the
+    observed proportion is the weight of the samples inside their central :math:`p`
+    interval, :math:`|z_i| \le s\,\Phi^{-1}((1 + p)/2)`, and the error is the mean of
+    :math:`|p - \hat P(p)|` (uncertainty-toolbox's ``mean_absolute_calibration_error``
+    with its ``"interval"`` proportions).  The residuals are sorted once: each
+    evaluation is ``n_levels`` binary searches.
+    """
+    order = np.argsort(z_abs, kind="stable")
+    z_sorted = z_abs[order]
+    cw = np.concatenate([[0.0], np.cumsum(sw[order])])
     levels = np.linspace(0.0, 1.0, n_levels)
-    # observed proportion at level p: weight of the samples whose central PIT
-    # 2 Phi(|z| / s) - 1 is at most p
-    central = 2.0 * stats.norm.cdf(z_abs / scale) - 1.0
-    order = np.argsort(central, kind="stable")
-    c = central[order]
-    cw = np.cumsum(sw[order])
-    idx = np.searchsorted(c, levels, side="right")
-    observed = np.where(idx > 0, cw[np.maximum(idx - 1, 0)], 0.0) / cw[-1]
-    return float(np.mean(np.abs(observed - levels)))
+    z_level = stats.norm.ppf((1.0 + levels) / 2.0)  # (inf at p = 1)
+
+    def error(scale):
+        idx = np.searchsorted(z_sorted, scale * z_level, side="right")
+        return float(np.mean(np.abs(cw[idx] / cw[-1] - levels)))
+
+    return error
 
 
 class StdScaling(BaseEstimator):
@@ -226,9 +233,8 @@ class StdScaling(BaseEstimator):
                 )
             scale = math.sqrt(s2)
         else:
-            z_abs = np.abs(z)
             result = minimize_scalar(
-                lambda s: _interval_calibration_error(z_abs, w, s),
+                interval_calibration_errors(np.abs(z), w),
                 bounds=(1e-3, 1e3),
                 method="bounded",
             )

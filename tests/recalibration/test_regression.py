@@ -23,7 +23,7 @@ from skcalib.recalibration import (
     RecalibratedDistribution,
     StdScaling,
 )
-from skcalib.recalibration._regression import _interval_calibration_error
+from skcalib.recalibration._regression import interval_calibration_errors
 
 
 def _data(n=500, seed=42, factor=1.7):
@@ -52,6 +52,17 @@ def slow_nll_scale(mu, sigma, y, w):
 
     res = minimize_scalar(nll, bounds=(-5, 5), method="bounded", options={"xatol": 1e-10})
     return math.exp(res.x)
+
+
+def slow_interval_calibration_error(z, w, scale, n_levels=100):
+    """Mean over the levels p of |p - weight of {2 Phi(|z| / s) - 1 <= p}|, by loops."""
+    central = [2.0 * stats.norm.cdf(abs(v) / scale) - 1.0 for v in z]
+    total = sum(w)
+    errors = []
+    for p in np.linspace(0.0, 1.0, n_levels):
+        inside = sum(wi for c, wi in zip(central, w, strict=True) if c <= p)
+        errors.append(abs(p - inside / total))
+    return sum(errors) / n_levels
 
 
 def slow_conformal_quantile(scores, coverage):
@@ -95,14 +106,19 @@ def test_std_scaling_mace_golden_uncertainty_toolbox():
         1.7: 0.008251313131313146,
         2.5: 0.11513999999999999,
     }
+    error = interval_calibration_errors(z, np.ones_like(z))
     for r, value in golden.items():
-        assert _interval_calibration_error(z, np.ones_like(z), r) == pytest.approx(value, abs=1e-15)
+        assert error(r) == pytest.approx(value, abs=1e-15)
+    # weighted, against the loops
+    w = np.random.default_rng(2).random(len(z))
+    weighted = interval_calibration_errors(z, w)
+    for r in (0.7, 1.3, 2.1):
+        assert weighted(r) == pytest.approx(slow_interval_calibration_error(z, w, r), abs=1e-12)
     cal = StdScaling(criterion="mace").fit(stats.norm(mu, sigma), y)
     # the criterion is piecewise constant: both searches land in a flat region at least
     # as low as uncertainty-toolbox's
     ut_ratio = 1.707918254129048
-    ours = _interval_calibration_error(z, np.ones_like(z), cal.scale_)
-    assert ours <= _interval_calibration_error(z, np.ones_like(z), ut_ratio) + 1e-12
+    assert error(cal.scale_) <= error(ut_ratio) + 1e-12
     assert cal.scale_ == pytest.approx(ut_ratio, rel=1e-3)
     # and the NLL factor is near the true 1.7
     assert StdScaling().fit(stats.norm(mu, sigma), y).scale_ == pytest.approx(1.7, rel=0.05)
