@@ -51,7 +51,6 @@ import numbers
 import numpy as np
 from scipy import special
 
-from .._core._validation import _check_real_array, _find_nonfinite
 from ..metrics._calibration._semiparametric import cce_estimate, spce_estimate
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._um_common import real
@@ -81,7 +80,6 @@ _ESTIMATOR = {  # the options SPCE and CCE share
     "verbose": ["boolean"],
 }
 _RANGE = {"hyperparam_range": ["array-like", None]}
-_GLOBAL = np.random.mtrand._rand  # NumPy's global random state: the reference's draws
 _SPCE_ARGS = {"probs": ["array-like"], "labels": ["array-like"], **_RANGE}
 _CCE_ARGS = {"probs": ["array-like"], "times": ["array-like"], "event": ["array-like"]}
 _CCE_ARGS.update({"end_time": [numbers.Real], **_RANGE})
@@ -115,17 +113,55 @@ def _candidates(hyperparam_range, low):
     return r
 
 
-def _z(alpha):
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
-    return -special.ndtri(alpha / 2)
+class _CrossFitted:
+    """The options SPCE and CCE share and their mapping onto the kernels' keywords
+    (NumPy's global random state, the reference's NaN-skipping choice)."""
+
+    def _init(self, folds, weight_trunc, weights, bootstrap_size, orthogonal, normalize,
+              hyperparam_attempts, default_hyperparam_range, default_range, verbose):  # fmt: skip
+        self.folds, self.weight_trunc = folds, weight_trunc
+        self.weights = "constant" if weights is None else weights
+        self.bootstrap_size, self.orthogonal, self.normalize = bootstrap_size, orthogonal, normalize
+        self.hyperparam_attempts, self.verbose = hyperparam_attempts, verbose
+        self.default_hyperparam_range = _range(default_hyperparam_range) or default_range
+
+    def _probs(self, probs, n, needs_spread):
+        """1-D probabilities in [0, 1], enough of them for the folds."""
+        p = real(probs, "probs")
+        if p.ndim != 1 or ((p < 0) | (p > 1)).any():
+            raise ValueError(f"probs must be 1-D with values in [0, 1], got shape {p.shape}")
+        if p.shape[0] != n:
+            raise ValueError(f"probs has {p.shape[0]} values for {n} outcomes")
+        if n < 2 * self.folds:
+            raise ValueError(f"need at least {2 * self.folds} samples for {self.folds} folds")
+        if needs_spread and p.max() == p.min():
+            raise ValueError("probs is constant: the hyperparameter grid is undefined")
+        return p
+
+    def _options(self, hyperparam_range, low):
+        grid = None if hyperparam_range is None else _candidates(hyperparam_range, low)
+        return {
+            "weights": self.weights,
+            "weight_trunc": self.weight_trunc,
+            "orthogonal": self.orthogonal,
+            "normalize": self.normalize,
+            "hyperparam_range": self.default_hyperparam_range,
+            "n_hyperparams": self.hyperparam_attempts,
+            "n_bootstrap": self.bootstrap_size,
+            "rng": np.random.mtrand._rand,  # NumPy's global random state, as the reference
+            "grid": grid,
+            "skip_nan": True,
+        }
+
+    def _conf_int(self, data, hyperparam_range, alpha):
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+        z = -special.ndtri(alpha / 2)
+        est, se = self._estimate(*data, hyperparam_range)
+        return tuple(float(np.sqrt(max(v, 0.0))) for v in (est - z * se, est, est + z * se))
 
 
-def _triple(est, se, z):
-    return tuple(float(np.sqrt(max(v, 0.0))) for v in (est - z * se, est, est + z * se))
-
-
-class SemiparametricCalibrationError:
+class SemiparametricCalibrationError(_CrossFitted):
     r"""Semiparametric calibration error (SPCE) of uncertainty_metrics 0.0.82.
 
     Estimates the weighted L2 calibration error of binary predictions,
@@ -205,32 +241,10 @@ class SemiparametricCalibrationError:
     ):
         if fold_generator is not None and not hasattr(fold_generator, "split"):
             raise ValueError("fold_generator must have a split(probs, labels) method")
-        self.folds = folds
-        self.weight_trunc = weight_trunc
-        self.weights = "constant" if weights is None else weights
-        self.bootstrap_size = bootstrap_size
-        self.orthogonal = orthogonal
-        self.normalize = normalize
-        self.smoothing = smoothing
-        self.hyperparam_attempts = hyperparam_attempts
         default = (0.0, 0.1) if smoothing == "kernel" else (0.5, 1.1)
-        self.default_hyperparam_range = _range(default_hyperparam_range) or default
-        self.verbose = verbose
-        self.fold_generator = fold_generator
-
-    def _data(self, probs, labels):
-        p, y = real(probs, "probs"), real(labels, "labels")
-        if p.ndim != 1 or p.shape != y.shape:
-            raise ValueError(
-                f"probs and labels must be 1-D of one length, got {p.shape}, {y.shape}"
-            )
-        if ((p < 0) | (p > 1)).any() or ((y < 0) | (y > 1)).any():
-            raise ValueError("probs and labels must lie in [0, 1]")
-        if p.shape[0] < 2 * self.folds:
-            raise ValueError(f"need at least {2 * self.folds} samples for {self.folds} folds")
-        if self.smoothing == "kernel" and p.max() == p.min():
-            raise ValueError("probs is constant: the kernel grid is undefined")
-        return p, y
+        self._init(folds, weight_trunc, weights, bootstrap_size, orthogonal, normalize,
+                   hyperparam_attempts, default_hyperparam_range, default, verbose)  # fmt: skip
+        self.smoothing, self.fold_generator = smoothing, fold_generator
 
     def _splits(self, p, y):
         if self.fold_generator is not None:
@@ -242,23 +256,14 @@ class SemiparametricCalibrationError:
         return list(cv.split(p, y))
 
     def _estimate(self, probs, labels, hyperparam_range):
-        p, y = self._data(probs, labels)
+        y = real(labels, "labels")
+        if y.ndim != 1 or ((y < 0) | (y > 1)).any():
+            raise ValueError(f"labels must be 1-D with values in [0, 1], got shape {y.shape}")
+        p = self._probs(probs, y.shape[0], self.smoothing == "kernel")
+        options = self._options(hyperparam_range, 0.0)
+        folds = self._splits(p, y)
         return spce_estimate(
-            p,
-            y,
-            smoothing=self.smoothing,
-            weights=self.weights,
-            weight_trunc=self.weight_trunc,
-            orthogonal=self.orthogonal,
-            normalize=self.normalize,
-            hyperparam_range=self.default_hyperparam_range,
-            n_hyperparams=self.hyperparam_attempts,
-            n_bootstrap=self.bootstrap_size,
-            rng=_GLOBAL,
-            grid=None if hyperparam_range is None else _candidates(hyperparam_range, 0.0),
-            folds=self._splits(p, y),
-            skip_nan=True,
-            fold_weights=True,
+            p, y, smoothing=self.smoothing, folds=folds, fold_weights=True, **options
         )
 
     def rms_calibration_error(self, probs, labels, hyperparam_range=None):
@@ -309,9 +314,7 @@ class SemiparametricCalibrationError:
         tuple of three floats
             ``(lower, estimate, upper)``.
         """
-        z = _z(alpha)
-        est, se = self._estimate(probs, labels, hyperparam_range)
-        return _triple(est, se, z)
+        return self._conf_int((probs, labels), hyperparam_range, alpha)
 
 
 SPCE = SemiparametricCalibrationError
@@ -399,7 +402,7 @@ semiparametric_calibration_error_conf_int = spce_conf_int
 _AGGREGATION = {"Kaplan-Meier": "kaplan-meier", "Nelson-Aalen": "nelson-aalen"}
 
 
-class CCE:
+class CCE(_CrossFitted):
     r"""Censored calibration error of uncertainty_metrics 0.0.82.
 
     The weighted L2 calibration error of predicted probabilities
@@ -481,38 +484,10 @@ class CCE:
         default_hyperparam_range=None,
         verbose=False,
     ):
-        self.end_time = end_time
-        self.folds = folds
-        self.weight_trunc = weight_trunc
-        self.weights = "constant" if weights is None else weights
-        self.survival_aggregation = survival_aggregation
-        self.kernel_fn = kernel_fn
-        self.bootstrap_size = bootstrap_size
-        self.orthogonal = orthogonal
-        self.num_repeats = num_repeats
-        self.normalize = normalize
-        self.hyperparam_attempts = hyperparam_attempts
-        self.default_hyperparam_range = _range(default_hyperparam_range) or (0.0, 0.1)
-        self.verbose = verbose
-
-    def _data(self, probs, times, event):
-        p = _check_real_array(probs, "probs")
-        n = p.shape[0]
-        t = _check_real_array(times, "times", n=n)
-        e = _check_real_array(event, "event", n=n)
-        _find_nonfinite(p, "probs")
-        _find_nonfinite(t, "times")
-        if ((p < 0) | (p > 1)).any():
-            raise ValueError("probs must lie in [0, 1]")
-        if (t < 0).any():
-            raise ValueError("times must be >= 0")
-        if not np.isin(e, (0, 1)).all():
-            raise ValueError("event must hold 0 (censored) or 1 (event)")
-        if n < 2 * self.folds:
-            raise ValueError(f"need at least {2 * self.folds} samples for {self.folds} folds")
-        if self.kernel_fn != "knn" and p.max() == p.min():
-            raise ValueError("probs is constant: the bandwidth grid is undefined")
-        return p.astype(np.float64), t.astype(np.float64), e.astype(np.float64)
+        self._init(folds, weight_trunc, weights, bootstrap_size, orthogonal, normalize,
+                   hyperparam_attempts, default_hyperparam_range, (0.0, 0.1), verbose)  # fmt: skip
+        self.end_time, self.survival_aggregation = end_time, survival_aggregation
+        self.kernel_fn, self.num_repeats = kernel_fn, num_repeats
 
     def _folds(self, times, event, seed):
         """Fold id of each subject as the reference's ``StratifiedSurvivalKFold``
@@ -531,29 +506,26 @@ class CCE:
         return fold
 
     def _estimate(self, probs, times, event, hyperparam_range):
-        p, times, event = self._data(probs, times, event)
-        low = 1.0 if self.kernel_fn == "knn" else np.nextafter(0.0, 1.0)
+        t, e = real(times, "times"), real(event, "event")
+        if t.ndim != 1 or t.shape != e.shape or (t < 0).any() or not np.isin(e, (0, 1)).all():
+            raise ValueError(
+                f"times (>= 0) and event (0 censored, 1 event) must be 1-D of one length, "
+                f"got shapes {t.shape} and {e.shape}"
+            )
+        knn = self.kernel_fn == "knn"
+        p = self._probs(probs, t.shape[0], not knn)
         return cce_estimate(
             p,
-            times,
-            event,
+            t,
+            e,
             float(self.end_time),
             n_folds=self.folds,
-            weights=self.weights,
-            weight_trunc=self.weight_trunc,
-            aggregation=_AGGREGATION[self.survival_aggregation],
             kernel=self.kernel_fn,
-            n_bootstrap=self.bootstrap_size,
-            orthogonal=self.orthogonal,
+            aggregation=_AGGREGATION[self.survival_aggregation],
             n_repeats=self.num_repeats,
-            normalize=self.normalize,
-            hyperparam_range=self.default_hyperparam_range,
-            n_hyperparams=self.hyperparam_attempts,
-            rng=_GLOBAL,
-            grid=None if hyperparam_range is None else _candidates(hyperparam_range, low),
-            folds=[self._folds(times, event, 708 + r) for r in (0, *range(self.num_repeats))],
-            skip_nan=True,
+            folds=[self._folds(t, e, 708 + r) for r in (0, *range(self.num_repeats))],
             widen=True,
+            **self._options(hyperparam_range, 1.0 if knn else np.nextafter(0.0, 1.0)),
         )
 
     def rms_calibration_error(self, probs, times, event, hyperparam_range=None):
@@ -609,9 +581,7 @@ class CCE:
         tuple of three floats
             ``(lower, estimate, upper)``.
         """
-        z = _z(alpha)
-        est, se = self._estimate(probs, times, event, hyperparam_range)
-        return _triple(est, se, z)
+        return self._conf_int((probs, times, event), hyperparam_range, alpha)
 
 
 @validate_params(_CCE_ARGS, prefer_skip_nested_validation=True)
