@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 from scipy import stats
-from scipy.special import expit, ndtr
+from scipy.special import betaln, expit, ndtr
 from sklearn.utils import check_random_state
 
 from ..._core._validation import (
@@ -750,8 +750,8 @@ class ScipyPredictive(_Predictive):
 
     The parameters (``args`` and ``kwds``) broadcast to shape ``(n_samples,)`` (or are
     scalars, the same distribution for every row).  The CRPS is the closed form for
-    :data:`scipy.stats.norm` and, for any other family, the quadrature of its quantile
-    representation
+    ``norm``, ``t`` (more than one degree of freedom), ``logistic`` and ``laplace`` and,
+    for any other family, the quadrature of its quantile representation
 
     .. math::
 
@@ -952,13 +952,23 @@ class ScipyPredictive(_Predictive):
         if self.family == "norm":
             mu, sd = self._loc_scale()
             return _crps_normal_kernel(y, mu, sd, None, False)[1]
+        closed = _CRPS_CLOSED_FORMS.get(self.family)
+        if closed is not None:
+            shapes, loc, scale = self.dist.dist._parse_args(*self._args, **self._kwds)
+            if self.family != "t" or np.all(np.asarray(shapes[0]) > 1):
+                with np.errstate(all="ignore"):
+                    z = (y - loc) / scale
+                    out = np.asarray(closed(z, *shapes) * scale, dtype=np.float64)
+                out = np.broadcast_to(out, (self.n,))
+                if np.all(np.isfinite(out)):
+                    return out.copy()
         return self._crps_quadrature(y)
 
     def _crps_mean(self, y, sw):
         if self.family == "norm":
             mu, sd = self._loc_scale()
             return float(_crps_normal_kernel(y, mu, sd, sw, True)[0])
-        return _weighted_mean(self._crps_quadrature(y), sw)
+        return _weighted_mean(self._crps(y), sw)
 
     def _crps_quadrature(self, y):
         r"""``2 int_0^1 (1{y < q(tau)} - tau)(q(tau) - y) dtau`` by tanh-sinh quadrature.
@@ -993,6 +1003,38 @@ class ScipyPredictive(_Predictive):
         if not np.all(np.isfinite(out)):
             raise ValueError(f"the CRPS of scipy.stats.{self.family} could not be computed")
         return out
+
+
+def _crps_standard_logistic(z):
+    """CRPS of the standard logistic at ``z``: ``z - 2 log F(z) - 1`` (Taillardat et
+    al. 2016), with ``-log F(z) = log(1 + exp(-z))``."""
+    return z + 2.0 * np.logaddexp(0.0, -z) - 1.0
+
+
+def _crps_standard_laplace(z):
+    """CRPS of the standard Laplace at ``z``: ``|z| + exp(-|z|) - 3/4``."""
+    a = np.abs(z)
+    return a + np.exp(-a) - 0.75
+
+
+def _crps_standard_t(z, df):
+    """CRPS of the standard Student t with ``df > 1`` degrees of freedom at ``z``
+    (Jordan, Krueger and Lerch 2019): ``z (2 F(z) - 1) + 2 f(z) (df + z^2) / (df - 1)
+    - 2 sqrt(df) B(1/2, df - 1/2) / ((df - 1) B(1/2, df / 2)^2)``."""
+    df = np.asarray(df, dtype=np.float64)
+    F = stats.t.cdf(z, df)
+    f = stats.t.pdf(z, df)
+    log_b = betaln(0.5, df - 0.5) - 2.0 * betaln(0.5, df / 2.0)
+    spread = 2.0 * np.sqrt(df) * np.exp(log_b) / (df - 1.0)
+    return z * (2.0 * F - 1.0) + 2.0 * f * (df + z * z) / (df - 1.0) - spread
+
+
+#: closed forms of the CRPS of standard members (``z = (y - loc) / scale``, times scale)
+_CRPS_CLOSED_FORMS = {
+    "logistic": _crps_standard_logistic,
+    "laplace": _crps_standard_laplace,
+    "t": _crps_standard_t,
+}
 
 
 def as_predictive(y_pred, n_samples=None):

@@ -91,10 +91,12 @@ def crps(y_true, y_pred, *, sample_weight=None, aggregate=True):
             \bigl(F^{-1}(\tau) - y\bigr)\,d\tau .
 
     By form: ``scipy.stats.norm`` in closed form (Gneiting et al. 2005, as
-    :func:`crps_normal`); any other scipy family by tanh-sinh quadrature of the quantile
-    representation above (Laio and Tamea 2007; agrees with scoringrules' closed forms to
-    about 1e-12); :class:`PredictiveSamples` exactly, by the sorted-sample formula of the
-    empirical distribution (as :func:`crps_ensemble`); :class:`PredictiveQuantiles` by the
+    :func:`crps_normal`), as are ``t`` (more than one degree of freedom), ``logistic``
+    and ``laplace`` (Jordan, Krueger and Lerch 2019); any other scipy family by
+    tanh-sinh quadrature of the quantile representation above (Laio and Tamea 2007;
+    agrees with scoringrules' closed forms, e.g. lognormal and gamma, to about 1e-12);
+    :class:`PredictiveSamples` exactly, by the sorted-sample formula of the empirical
+    distribution (as :func:`crps_ensemble`); :class:`PredictiveQuantiles` by the
     quantile (pinball) approximation :math:`\frac2k\sum_j \rho_{\tau_j}(y - q_j)`
     (scoringrules' ``crps_quantile``).  Units of ``y``; **lower is better**.
 
@@ -117,6 +119,8 @@ def crps(y_true, y_pred, *, sample_weight=None, aggregate=True):
     ----------
     T. Gneiting and A. E. Raftery (2007). Strictly proper scoring rules, prediction, and
     estimation. JASA 102(477), 359-378.
+    A. Jordan, F. Krueger and S. Lerch (2019). Evaluating probabilistic forecasts with
+    scoringRules. Journal of Statistical Software 90(12).
     F. Laio and S. Tamea (2007). Verification tools for probabilistic forecasts of
     continuous hydrological variables. Hydrology and Earth System Sciences 11, 1267-1277.
 
