@@ -100,6 +100,7 @@ __all__ = [
     "get_namespace_and_device",
     "namespace_and_device",
     "has_fast_bincount",
+    "host_view",
     "is_numpy_namespace",
     "max_float_dtype",
     "namespace_name",
@@ -292,7 +293,8 @@ def weighted_bincount(index, weights, minlength, xp, device):
     Notes
     -----
     ``bincount`` is not in the array API standard.  CuPy has numpy's ``bincount``,
-    PyTorch ``Tensor.bincount``, JAX a scatter-add ``.at[].add``; any other namespace sums
+    PyTorch ``Tensor.bincount`` (numpy's is used on the memory of CPU tensors), JAX a
+    scatter-add ``.at[].add``; any other namespace sums
     a one-hot mask, in chunks of rows (O(n * minlength) work, fine for the few dozen
     bins of a metric).
     """
@@ -302,6 +304,12 @@ def weighted_bincount(index, weights, minlength, xp, device):
             np.float64, copy=False
         )
     dtype = max_float_dtype(xp, device) if weights is None else weights.dtype
+    if name == "torch" and _is_cpu_tensor(xp, device):
+        # numpy's bincount on the tensors' memory (host_view): several times faster than
+        # PyTorch's single-threaded one, float64 sums cast to the weights' dtype
+        index = xp.astype(index, xp.int64, copy=False).numpy()
+        out = np.bincount(index, None if weights is None else weights.numpy(), minlength)
+        return xp.astype(xp.asarray(out), dtype, copy=False)
     if name == "torch":  # Tensor.bincount: no one-hot, no ones array for counts
         index = xp.astype(index, xp.int64, copy=False)
         out = index.bincount(weights=weights, minlength=minlength)
@@ -395,7 +403,9 @@ def dot(a, b, xp):
     OpenBLAS computes a dot product of more than 10,000 values on several threads,
     which on a busy machine costs many times the sum itself; its single-threaded dot
     product of a block in cache is about four times as fast as ``einsum``'s."""
-    if _is_np(xp):
+    ha, hb = host_view(a, xp), host_view(b, xp)
+    if ha is not None and hb is not None:  # numpy, or PyTorch CPU tensors' memory
+        a, b = ha, hb
         n = a.shape[0]
         if n <= BLAS_BLOCK:
             return float(np.dot(a, b))
@@ -484,7 +494,7 @@ def near_integer(t, b, tol, xp, work=None):
             return None
         return r < tol
     r = xp.abs(xp.round(t) - t)
-    if 0 in tuple(r.shape) or float(xp.min(r)) >= tol:
+    if 0 in tuple(r.shape) or min_value(r, xp) >= tol:
         return None
     return r < tol
 
@@ -508,18 +518,33 @@ def bincount_weights(x, dtype, xp):
 
 
 def min_max(x, xp):
-    """``(min(x), max(x))`` as Python floats (numpy: the array's own methods, not the
-    wrappers of ``np.min`` and ``np.max``); NaN when ``x`` holds one."""
-    if _is_np(xp):
-        return float(x.min()), float(x.max())
+    """``(min(x), max(x))`` as Python floats (numpy, and PyTorch CPU tensors through
+    :func:`host_view`: the array's own methods, not the wrappers of ``np.min`` and
+    ``np.max``); NaN when ``x`` holds one."""
+    a = host_view(x, xp)
+    if a is not None:
+        return float(a.min()), float(a.max())
     return float(xp.min(x)), float(xp.max(x))
 
 
 def min_value(x, xp):
-    """``min(x)`` as a Python float (numpy: the array's own method)."""
-    if _is_np(xp):
-        return float(x.min())
+    """``min(x)`` as a Python float (numpy, and PyTorch CPU tensors through
+    :func:`host_view`: the array's own method)."""
+    a = host_view(x, xp)
+    if a is not None:
+        return float(a.min())
     return float(xp.min(x))
+
+
+def host_view(x, xp):
+    """``x`` as a numpy array without a copy where it is one or a PyTorch CPU tensor
+    (its memory: PyTorch's CPU minimum is several times slower than numpy's, its argmax
+    not vectorised), else None."""
+    if _is_np(xp):
+        return x
+    if _is_cpu_tensor(xp, x.device):
+        return x.numpy()
+    return None
 
 
 def kth_smallest(x, kth, xp):
@@ -549,7 +574,7 @@ def argmax_rows(P, xp, out=None, bits=False):
         return (bit_view(P) if bits else P).argmax(axis=1, out=out)
     if _is_cpu_tensor(xp, P.device):
         # PyTorch's CPU argmax is not vectorised (about 7x numpy's): numpy's on the
-        # tensor's own memory (no copy; the same first index, NaN included)
+        # tensor's own memory (host_view: no copy; the same first index, NaN included)
         A = P.numpy()
         return xp.asarray((bit_view(A) if bits else A).argmax(axis=1))
     return xp.argmax(P, axis=1)
@@ -580,8 +605,9 @@ def in_unit_interval(x, xp):
     values (:func:`bit_view`) against that of 1.0: a value with its sign bit set
     (-0.0 included, which the caller then checks again), a value above 1 and NaN all
     have a larger one.  Any other array: its minimum and maximum (:func:`min_max`)."""
-    if isinstance(x, np.ndarray) and x.dtype in _UNSIGNED:
-        return bool(bit_view(x).max() <= _ONE_BITS[x.dtype]) if x.size else True
+    a = host_view(x, xp)
+    if a is not None and a.dtype in _UNSIGNED:
+        return bool(bit_view(a).max() <= _ONE_BITS[a.dtype]) if a.size else True
     if x.shape[0] == 0:
         return True
     lo, hi = min_max(x, xp)
@@ -621,14 +647,16 @@ def take_along_rows(P, idx, xp):
 
 def add_at_rows(D, idx, value, xp):
     """``D[i, idx[i]] += value`` for every row of the 2-D ``D`` (a fresh array of the
-    caller, modified in place where the namespace allows); returns the result."""
-    if _is_np(xp):
-        D = np.ascontiguousarray(D)
-        m, k = D.shape
-        flat = D.reshape(-1)  # a view: D is C-contiguous
-        where = np.add(np.arange(0, m * k, k, dtype=np.intp), idx, dtype=np.intp)
+    caller, modified in place where the namespace allows); returns the result (numpy,
+    and PyTorch CPU tensors through :func:`host_view`: by fancy indexing)."""
+    hD = host_view(D, xp)
+    if hD is not None:
+        out = np.ascontiguousarray(hD)
+        m, k = out.shape
+        flat = out.reshape(-1)  # a view: out is C-contiguous
+        where = np.add(np.arange(0, m * k, k, dtype=np.intp), host_view(idx, xp), dtype=np.intp)
         flat[where] += value
-        return D
+        return out if _is_np(xp) else xp.asarray(out)
     hit = idx[:, None] == xp.arange(D.shape[1], dtype=idx.dtype, device=D.device)[None, :]
     return xp.where(hit, D + value, D)
 

@@ -75,6 +75,7 @@ from ._array_api import (
     float_dtype,
     get_namespace_and_device,
     has_fast_bincount,
+    host_view,
     in_unit_interval,
     is_numpy_namespace,
     min_max,
@@ -420,9 +421,12 @@ def _is_int_labels(y, xp):
 
 
 def _int_min_max(y, xp=None):
-    """(min, max) of an integer/bool array as Python ints: numpy reads it once in
+    """(min, max) of an integer/bool array as Python ints: numpy (and a PyTorch CPU
+    tensor's memory, :func:`~skcalib._core._array_api.host_view`) reads it once in
     cache-sized chunks, another namespace with two reductions."""
     xp = _numpy_namespace() if xp is None else xp
+    if not isinstance(y, np.ndarray) and host_view(y, xp) is not None:
+        y, xp = host_view(y, xp), _numpy_namespace()  # a PyTorch CPU tensor's memory
     if isinstance(y, np.ndarray):
         if y.dtype.kind == "b":
             y = y.view(np.uint8)
