@@ -38,10 +38,11 @@ predictions file formats:
   .csv / .parquet  one row per sample: a label column (--label-col, default "y") and one
                    probability column per class, named by the class ("0", "1", ... or
                    "cat", "dog", ...).  A binary problem may give a single column named after
-                   its positive class.  Every other column is a probability column unless
+                   its positive class (or any one column, with --proba-cols, for labels 0/1).
+                   Every other numeric column is a probability column unless
                    --proba-cols lists them; --model-col names a column holding the model of
-                   each row, to compare several models stored in one file.  CSV needs no
-                   extra package; Parquet needs pandas and pyarrow.
+                   each row, to compare several models stored in one file.  Read with
+                   pyarrow (pip install 'skcalib[parquet]'): files, directories, globs.
   .npz             arrays y_true (n_samples,) and y_proba ((n_samples,) or
                    (n_samples, n_classes)), optionally labels (classes in column order).
 
@@ -105,8 +106,9 @@ def add_report_parser(subparsers):
         "--proba-cols",
         metavar="A,B,...",
         default=None,
-        help="comma-separated probability columns, named by class (default: "
-        "every column except the label and model columns)",
+        help="comma-separated probability columns, named by class (default: every "
+        "numeric column except the label, model and --by columns); one column of any "
+        "name is P(class 1) of labels 0/1",
     )
     p.add_argument(
         "--model-col",
@@ -119,15 +121,15 @@ def add_report_parser(subparsers):
         metavar="COL",
         action="append",
         default=None,
-        help="report one row per value of COL (within each model); repeat or give "
-        "A,B for several columns",
+        help="report one row per value of COL (within each model; a missing value is a "
+        "group of its own), sorted, then the overall row; repeat or give A,B for several "
+        "columns",
     )
     p.add_argument(
         "--labels",
         metavar="A,B,...",
         default=None,
-        help="the classes of a Parquet dataset, which skips the pass over its label "
-        "column that finds them",
+        help="the classes: a label outside the list is an error",
     )
     p.add_argument(
         "--sep",

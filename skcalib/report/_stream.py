@@ -416,37 +416,6 @@ class TableReport:
             raise PredictionsFileError(f"not a readable table: {one_line(exc)}") from exc
         return self
 
-    def merge(self, other):
-        """Add the statistics of ``other`` (the same options, other rows); returns self.
-        Its groups are matched by key; ``other`` is left unchanged."""
-        for key, value in other.labels.values.items():
-            self.labels.values.setdefault(key, value)
-        self.labels.seen.update(other.labels.seen)
-        if other.labels.values:
-            self.labels.pos_key = other.labels.pos_key
-        if other.stats is None:
-            return self
-        if other.labels.values:
-            self.labels._check()
-        codes = []
-        for key in other.groups.keys or [()]:
-            if key not in self.groups.index and key != ():
-                self.groups.index[key] = len(self.groups.keys)
-                self.groups.keys.append(key)
-            codes.append(self.groups.index.get(key, 0))
-        n = max(len(self.groups.keys), 1)
-        fields = {}
-        for name in other.stats.summed_fields():
-            a = getattr(other.stats, name)
-            fields[name] = np.zeros((n, *a.shape[1:]), a.dtype)
-            fields[name][codes] = a
-        st = other.stats
-        part = CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
-        self.stats = part if self.stats is None else _grow(self.stats, n).merge(part)
-        self.data = self.data or other.data
-        self.n_rows += other.n_rows
-        return self
-
     def _where(self, message, where, offset):
         """``{row i}`` of a message as the file line (CSV) or row of the file."""
 

@@ -1,6 +1,6 @@
 """``skcalib report`` on tables as they come: unnamed binary columns, text columns, group
-keys with nulls and separators, new output folders, progress on CSV input, and the
-merge of the states of two parts of a table."""
+keys with nulls and separators, new output folders, progress on CSV input, and many
+groups computed a block of groups at a time."""
 
 import io
 import re
@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 import skcalib.metrics as M
-from skcalib.report._io import open_table
 from skcalib.report._progress import Progress
-from skcalib.report._stream import TableReport, stream_report
+from skcalib.report._stream import stream_report
 
 from .test_cli import assert_one_line_error, read_csv_rows, run
 
@@ -106,29 +105,6 @@ def test_group_keys_are_values(tmp_path):
     assert rc == 0, err
     assert re.search(r"^a=u +3 ", out, re.M) and re.search(r"^a=null +3 ", out, re.M)
     assert re.search(r"^overall +6 ", out, re.M)
-
-
-def test_merged_parts_equal_the_whole(tmp_path):
-    """The state of a table split in two parts, merged (groups matched by key, as the Dask
-    report merges its row groups), equals the state of the whole table."""
-    y, p = _binary(600, seed=3)
-    g = np.array(["u", "v", "w"])[np.random.default_rng(3).integers(0, 3, 600)]
-    g[:300] = np.where(g[:300] == "w", "v", g[:300])  # "w" appears in the second part only
-    for name, rows in (("all", slice(None)), ("a", slice(0, 300)), ("b", slice(300, None))):
-        pq.write_table(
-            pa.table({"y": y[rows], "1": p[rows], "g": g[rows]}), tmp_path / f"{name}.pq"
-        )
-    runs = {
-        name: TableReport(open_table(tmp_path / f"{name}.pq"), by=["g"]).run()
-        for name in ("all", "b", "a")
-    }
-    merged = runs["b"].merge(runs["a"]).report()  # "b" first: other group codes
-    whole = runs["all"].report()
-    assert merged.models == whole.models == ["g=u", "g=v", "g=w", "overall"]
-    for m in whole.models:
-        assert merged.n_samples[m] == whole.n_samples[m]
-        for key, value in whole.values[m].items():
-            assert merged.values[m][key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
 
 
 def test_html_creates_its_folder(tmp_path):
