@@ -35,7 +35,7 @@ import numpy as np
 from ..display._base import close_figure, current_axes, new_figure
 from ..metrics._results import _UnpackableResult
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
-from ._um_common import int_labels, real, two_columns
+from ._um_common import int_labels, probs_2d
 
 __all__ = [
     "ConfidenceAccuracyCurveResult",
@@ -155,14 +155,6 @@ class RejectionClassificationCurveResult(_UnpackableResult):
     theoretical_max: np.ndarray
 
 
-def _check_probs(probs, name):
-    """(N, K) as the reference's ``verify_probability_shapes``, with validation."""
-    P = two_columns(real(probs, name))
-    if P.ndim != 2:
-        raise ValueError(f"{name} must have 1 or 2 dimensions, got shape {P.shape}")
-    return P
-
-
 def _check_labels(labels, n, k, name):
     """Integer column indices of shape ``(n,)``, or ``(n, 1)`` as the reference's tests
     pass them."""
@@ -223,7 +215,7 @@ def pooled_reliability_curve(labels, probs, class_conditional=False):
     >>> curve.accuracy
     array([0., 0., 0., 1., 1.])
     """
-    P = _check_probs(probs, "probs")
+    P = probs_2d(probs)
     n, k = P.shape
     y = _check_labels(labels, n, k, "labels")
     onehot = (y[:, None] == np.arange(k)).astype(np.float64)
@@ -322,7 +314,7 @@ def reliability_diagram(labels, probs, class_conditional=False, y_axis="accuracy
 def _ood_inputs(in_probs, in_labels, out_probs):
     """Confidences of the in-distribution examples, their correctness, and the
     confidences of the out-of-distribution ones."""
-    P_in, P_out = _check_probs(in_probs, "in_probs"), _check_probs(out_probs, "out_probs")
+    P_in, P_out = probs_2d(in_probs, "in_probs"), probs_2d(out_probs, "out_probs")
     y = _check_labels(in_labels, P_in.shape[0], P_in.shape[1], "in_labels")
     return P_in.max(axis=1), P_in.argmax(axis=1) == y, P_out.max(axis=1)
 

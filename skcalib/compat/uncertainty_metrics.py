@@ -92,7 +92,7 @@ from ._um_binning import (
     um_bin_stats,
     um_even_upper_edges,
 )
-from ._um_common import two_columns
+from ._um_common import int_labels, probs_2d
 from ._um_ensembles import *  # noqa: F403  (the TensorFlow backend's ensemble functions)
 from ._um_keras import *  # noqa: F403  (its streaming metrics)
 from ._um_scoring import *  # noqa: F403  (its scoring rules and Bayesian ECE)
@@ -145,60 +145,10 @@ def _check_swapped(labels, probs):
         )
 
 
-def _check_probs(probs):
-    """(N, K) probability matrix, K >= 2, as the reference builds it."""
-    try:
-        P = np.asarray(probs)
-        if P.dtype.kind in "biuO":
-            P = P.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"probs must be an array of numbers: {exc}") from exc
-    if P.dtype.kind != "f":
-        raise ValueError(f"probs must contain numbers, got dtype {P.dtype}")
-    if P.ndim not in (1, 2):
-        raise ValueError(f"probs must have 1 or 2 dimensions, got shape {P.shape}")
-    if P.ndim == 2 and P.shape[1] == 0:
-        raise ValueError(f"probs has no column: shape {P.shape}")
-    if np.isinf(P).any():
-        i = tuple(int(j) for j in np.argwhere(np.isinf(P))[0])
-        raise ValueError(f"probs contains infinity at index {i}; the reference returns inf/nan")
-    return two_columns(P)
-
-
-def _check_labels(labels, n_rows, n_classes):
-    """Integer column indices in [0, n_classes) (intp)."""
-    y = np.asarray(labels)
-    if y.ndim != 1:
-        raise ValueError(
-            "labels must be a 1-D array of integer class indices (one per row of probs), "
-            f"got shape {y.shape}; one-hot label matrices are not supported"
-        )
-    if y.shape[0] != n_rows:
-        raise ValueError(f"labels has {y.shape[0]} elements but probs has {n_rows} rows")
-    if y.dtype.kind in "fO":
-        try:
-            y = y.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"labels must be integer class indices: {exc}") from exc
-        bad = ~np.isfinite(y) | (y != np.floor(y))
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"labels must be integer class indices; labels[{i}] = {y[i]!r}")
-    elif y.dtype.kind not in "biu":
-        raise ValueError(f"labels must be integer class indices, got dtype {y.dtype}")
-    out = (y < 0) | (y >= n_classes)
-    if out.any():
-        i = int(np.flatnonzero(out)[0])
-        raise ValueError(
-            f"labels must be column indices of probs in [0, {n_classes}); labels[{i}] = {y[i]!r}"
-        )
-    return y.astype(np.intp)
-
-
 def _inputs(labels, probs):
     _check_swapped(labels, probs)
-    P = _check_probs(probs)
-    return _check_labels(labels, *P.shape), P
+    P = probs_2d(probs, allow_nan=True)
+    return int_labels(labels, P.shape[:1], P.shape[1]), P
 
 
 def _sums_error(sums, total, *, norm, bins=None):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from skcalib.compat import uncertainty_metrics as um
+from skcalib.compat._um_common import probs_2d
 
 PM = np.array(
     [
@@ -113,7 +114,7 @@ def test_streamed_even_bins_equal_gce_bit_for_bit(seed, max_prob, cc):
             metric.update_state(y[part], P[part])
         assert metric.result() == um.gce(y, P, "even", max_prob, cc, norm, 10, threshold)
         groups = []
-        um._gce(y, um._check_probs(P), binning_scheme="even", max_prob=max_prob,
+        um._gce(y, probs_2d(P, allow_nan=True), binning_scheme="even", max_prob=max_prob,
                 class_conditional=cc, norm=norm, num_bins=10, threshold=threshold,
                 bins=groups)  # fmt: skip
         counts = metric.counts if cc else metric.counts[None]

@@ -615,7 +615,7 @@ def test_doc_compat_table():
         (lambda: um.ece([1, 0, 0, 1, 0, -1], PM), r"\[0, 3\)"),
         (lambda: um.ece([0, 2], [0.3, 0.6]), r"\[0, 2\)"),
         (lambda: um.ece(np.eye(3)[LM], PM), "1-D"),
-        (lambda: um.ece(LM[:5], PM), "5 elements"),
+        (lambda: um.ece(LM[:5], PM), r"shape \(5,\), expected \(6,\)"),
         (lambda: um.ece(LM, PM[None]), "1 or 2 dimensions"),
         (lambda: um.ece([0], np.array(0.3)), "1 or 2 dimensions"),
         (lambda: um.ece([0, 1], np.zeros((2, 0))), "no column"),
