@@ -8,6 +8,7 @@ is imported only when something is drawn.
 """
 
 from ._histogram import ConfidenceHistogramDisplay
+from ._group import GroupCalibrationDisplay
 from ._pit import PITDisplay
 from ._regression import PredictionIntervalDisplay, RegressionCalibrationDisplay
 from ._rejection import RejectionDisplay
@@ -15,6 +16,7 @@ from ._reliability import ReliabilityDisplay
 
 __all__ = [
     "ConfidenceHistogramDisplay",
+    "GroupCalibrationDisplay",
     "PITDisplay",
     "PredictionIntervalDisplay",
     "RegressionCalibrationDisplay",
