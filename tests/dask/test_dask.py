@@ -500,7 +500,7 @@ def test_dataframe_errors(client):
     with pytest.raises(ValueError, match=r"by='y' is also the label column"):
         accumulate_dataframe(df, **ok, by="y")
     with pytest.raises(ValueError, match="proba_cols must be a list of two or more"):
-        accumulate_dataframe(df, **{**ok, "proba_cols": ["p0"]})
+        accumulate_dataframe(df, **{**ok, "proba_cols": []})
     with pytest.raises(ValueError, match="proba_cols names a column twice"):
         accumulate_dataframe(df, **{**ok, "proba_cols": ["p0", "p0", "p1"]})
     with pytest.raises(ValueError, match="labels is required for 3 classes"):
