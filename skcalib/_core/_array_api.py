@@ -25,35 +25,42 @@ Interface (used by the metrics and the estimators; stable)
     means "use the numpy code path" (numpy arrays also run there under dispatch, so that
     numpy users keep the numpy fast paths).
 ``is_numpy_namespace(xp) -> bool``
-    Whether ``xp`` is numpy or its array-api-compat wrapper.
+    Whether ``xp`` is numpy or its array-api-compat wrapper: scikit-learn's own
+    ``_is_numpy_namespace``.
 ``numpy_namespace()``
     numpy's array API namespace (scikit-learn's wrapper of numpy), for code written once
     for every namespace and run on numpy input too.
 ``max_float_dtype(xp, device)``
     float64, or float32 on a device without float64 (Apple MPS, ``array_api_strict``'s
-    ``"no_float64"`` device), as scikit-learn does.
+    ``"no_float64"`` device), as scikit-learn >= 1.8 decides
+    (``_max_precision_float_dtype``; scikit-learn 1.6 and 1.7 know MPS alone).
 ``float_dtype(x, xp, device)``
     The dtype ``x`` is computed in: its own dtype when it is float32 or float64 and the
     device has it, else :func:`max_float_dtype` (integers, bools, float16).
 ``to_numpy(x, xp)``
-    A numpy copy on the host (for small results and for tests; never of the data).
+    A numpy copy on the host (for small results and for tests; never of the data), as
+    scikit-learn's ``_convert_to_numpy`` makes it, which scikit-learn 1.6 cannot do for
+    ``array_api_strict``'s devices and which does not detach a tensor that requires
+    grad.
 ``weighted_bincount(index, weights, minlength, xp, device)``
-    ``np.bincount`` for the namespaces: PyTorch's and CuPy's own ``bincount``, JAX's
-    scatter-add ``.at[].add``, else sums of a one-hot mask.
+    ``np.bincount`` for the namespaces: PyTorch's (numpy's on CPU tensors) and CuPy's
+    own ``bincount``, JAX's scatter-add ``.at[].add``, else sums of a one-hot mask on
+    the device (scikit-learn's ``_bincount`` copies such arrays to the host and back).
 ``has_fast_bincount(xp) -> bool``
     Whether :func:`weighted_bincount` is a scatter-add in ``xp`` (O(n)), rather than
     one-hot sums (O(n * minlength)).
-``xlogy(x, y, xp)``
-    ``x * log(y)`` with ``0 * log(0) = 0``.
 
 Kernels are written once against ``xp`` (numpy's namespace included); where numpy has a
-faster primitive than the standard's, one helper below picks it for numpy input and the
+faster primitive than the standard's, one helper below picks it for numpy input (and,
+through :func:`host_view`, for the memory of PyTorch CPU tensors, where PyTorch's
+single-threaded reductions, argmax and bincount are several times slower) and the
 standard's functions otherwise: :func:`row_sums` and :func:`row_dot` (``einsum``),
 :func:`dot` and :func:`sum_of_squares` (single-threaded BLAS dots of blocks),
-:func:`kth_smallest` (``np.partition``), :func:`rint` and :func:`clip` (the numpy
-ufuncs), :func:`min_value`, :func:`min_max` and :func:`argmax_rows`
-(the array's own methods; :func:`argmax_rows` also for PyTorch CPU tensors, whose
-argmax is not vectorised), :func:`take_along_rows` and :func:`add_at_rows` (fancy
+:func:`kth_smallest` (``np.partition``), :func:`clip` (the numpy ufunc),
+:func:`min_value`, :func:`min_max` and :func:`argmax_rows` (the array's own methods),
+:func:`in_unit_interval` and the ``bits`` argmax of :func:`argmax_rows` (one reduction
+of the bit patterns, :func:`bit_view`, where the arrays have them:
+:func:`has_bit_views`), :func:`take_along_rows` and :func:`add_at_rows` (fancy
 indexing), :func:`scaled`, :func:`truncated`, :func:`float_copy`,
 :func:`near_integer` and :func:`pair_index` (written into the reused arrays of a
 :class:`Workspace`), :func:`bincount_weights`, :func:`masked_fill` and
@@ -66,7 +73,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..utils._sklearn_compat import sklearn_namespace_and_device
+from ..utils._sklearn_compat import sklearn_is_numpy_namespace, sklearn_namespace_and_device
 from ._chunks import iter_row_chunks
 
 __all__ = [
@@ -89,7 +96,6 @@ __all__ = [
     "min_value",
     "near_integer",
     "pair_index",
-    "rint",
     "row_dot",
     "row_ranges",
     "row_sums",
@@ -107,7 +113,6 @@ __all__ = [
     "numpy_namespace",
     "to_numpy",
     "weighted_bincount",
-    "xlogy",
 ]
 
 
@@ -131,9 +136,9 @@ def _short_name(name):
     return name.split(".")[0]
 
 
-def is_numpy_namespace(xp):
-    """Whether ``xp`` is numpy (or its array-api-compat wrapper)."""
-    return xp is None or namespace_name(xp) == "numpy"
+#: Whether a namespace is numpy (or its array-api-compat wrapper): scikit-learn's
+#: ``_is_numpy_namespace`` (:mod:`skcalib.utils._sklearn_compat`).
+is_numpy_namespace = sklearn_is_numpy_namespace
 
 
 #: libraries whose arrays array-api-compat wraps although they lack ``__array_namespace__``
@@ -338,12 +343,6 @@ def weighted_bincount(index, weights, minlength, xp, device):
 _ONE_HOT_ELEMENTS = 1 << 20
 
 
-def xlogy(x, y, xp):
-    """``x * log(y)``, 0 where ``x == 0`` (also for ``y == 0``)."""
-    safe = xp.where(x == 0, xp.ones_like(y), y)
-    return xp.where(x == 0, xp.zeros_like(x), x * xp.log(safe))
-
-
 # --------------------------------------------------------------------------------------
 # primitives with a faster numpy function than the standard's (module docstring)
 # --------------------------------------------------------------------------------------
@@ -447,13 +446,6 @@ def clip(x, lo, hi, xp):
     if _is_np(xp):
         return np.clip(x, lo, hi)
     return xp.clip(x, lo, hi)
-
-
-def rint(x, xp):
-    """The nearest integer of each value of ``x`` (numpy: the ``np.rint`` ufunc)."""
-    if _is_np(xp):
-        return np.rint(x)
-    return xp.round(x)
 
 
 def scaled(x, factor, dtype, xp, out=None):

@@ -28,7 +28,9 @@ Array API namespaces
 :func:`sklearn_namespace_and_device` is
 ``sklearn.utils._array_api.get_namespace_and_device`` (scikit-learn >= 1.5): the namespace
 of the arrays, whether they are array-API arrays (always False with
-``array_api_dispatch=False``) and their device.  :mod:`skcalib._core._array_api` builds on
+``array_api_dispatch=False``) and their device.  :func:`sklearn_is_numpy_namespace` is
+``sklearn.utils._array_api._is_numpy_namespace`` (scikit-learn >= 1.6): whether a
+namespace is numpy or its array-api-compat wrapper.  :mod:`skcalib._core._array_api` builds on
 it, so that skcalib dispatches exactly when scikit-learn does.
 
 Scorers
@@ -102,11 +104,15 @@ except ImportError:  # pragma: no cover - present in every supported scikit-lear
 
 # The namespace and device of arrays under sklearn.set_config(array_api_dispatch=True).
 from sklearn.utils._array_api import (
+    _is_numpy_namespace as sklearn_is_numpy_namespace,
+)
+from sklearn.utils._array_api import (
     get_namespace_and_device as sklearn_namespace_and_device,
 )
 
 __all__ = [
     "fit_context",
+    "sklearn_is_numpy_namespace",
     "sklearn_namespace_and_device",
     "HasMethods",
     "Interval",

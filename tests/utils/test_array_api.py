@@ -13,7 +13,6 @@ from skcalib._core._array_api import (
     namespace_name,
     to_numpy,
     weighted_bincount,
-    xlogy,
 )
 from tests.utils import array_api_cases
 from tests.utils.array_api_cases import CASE_IDS, CASES, available_case_ids, import_library
@@ -83,12 +82,6 @@ def test_weighted_bincount_torch(dispatch, weighted):
     np.testing.assert_allclose(
         to_numpy(got, xp), np.bincount(index, weights, minlength=6), rtol=1e-12
     )
-
-
-def test_xlogy(dispatch):
-    x = xps.asarray([0.0, 0.0, 2.0])
-    y = xps.asarray([0.0, 3.0, 0.5])
-    np.testing.assert_allclose(to_numpy(xlogy(x, y, xps), xps), [0.0, 0.0, 2 * np.log(0.5)])
 
 
 def test_to_numpy_of_a_device_array(dispatch):

@@ -924,6 +924,20 @@ def test_scikit_learn_dependency_has_no_upper_bound():
     assert spec.replace(" ", "") == "scikit-learn>=1.6"
 
 
+def test_sklearn_is_numpy_namespace():
+    """scikit-learn's _is_numpy_namespace: numpy and its array-api-compat wrapper (the
+    namespace scikit-learn gives numpy arrays), not array_api_strict."""
+    from skcalib.utils._sklearn_compat import (
+        sklearn_is_numpy_namespace,
+        sklearn_namespace_and_device,
+    )
+
+    assert sklearn_is_numpy_namespace(np)
+    assert sklearn_is_numpy_namespace(sklearn_namespace_and_device(np.ones(3))[0])
+    xps = pytest.importorskip("array_api_strict")
+    assert not sklearn_is_numpy_namespace(xps)
+
+
 def test_sklearn_namespace_and_device():
     """scikit-learn's get_namespace_and_device: (namespace, is_array_api, device), with
     is_array_api False whenever array_api_dispatch is off (skcalib's numpy path)."""
