@@ -29,8 +29,7 @@ def _label(key):
 
 
 class GroupCalibrationDisplay:
-    """Calibration of every group: signed bias with intervals, worst groups first, and
-    the reliability curves of the worst groups as small multiples.
+    """Calibration of every group: bias with intervals and the worst groups' curves.
 
     The left panel shows, for each group of :func:`skcalib.metrics.calibration_by_group`,
     its signed bias ``mean(p) - mean(y)`` (positive: the model over-estimates the
