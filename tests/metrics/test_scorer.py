@@ -433,7 +433,7 @@ def test_scorers_are_independent_copies_and_pickle():
             (bag, X_IRIS, Y_IRIS)
             if name in ENSEMBLE
             else (reg, X_REG, Y_REG)
-            if name in REGRESSION
+            if name in REGRESSION or _KIND_OF[name] == "distribution"
             else (clf, X_IRIS, Y_IRIS)
         )
         scorer = get_scorer(name)
