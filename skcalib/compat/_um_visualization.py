@@ -325,6 +325,7 @@ _OOD = {
     "out_probs": ["array-like"],
     "num_thresholds": [Interval(numbers.Integral, 1, None, closed="left")],
 }
+_REJECTION = {**_OOD, "num_thresholds": [Interval(numbers.Integral, 2, None, closed="left")]}
 
 
 @validate_params(_OOD, prefer_skip_nested_validation=True)
@@ -433,10 +434,7 @@ def plot_confidence_vs_accuracy_diagram(
     return ax
 
 
-@validate_params(
-    {**_OOD, "num_thresholds": [Interval(numbers.Integral, 2, None, closed="left")]},
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_REJECTION, prefer_skip_nested_validation=True)
 def rejection_classification_curve(in_probs, in_labels, out_probs, num_thresholds=100):
     r"""Accuracy after rejecting the least confident fraction (OOD counted wrong).
 
@@ -503,12 +501,7 @@ def rejection_classification_curve(in_probs, in_labels, out_probs, num_threshold
 
 
 @validate_params(
-    {
-        **_OOD,
-        "num_thresholds": [Interval(numbers.Integral, 2, None, closed="left")],
-        "plot_theoretical_max": ["boolean"],
-        "ax": "no_validation",
-    },
+    {**_REJECTION, "plot_theoretical_max": ["boolean"], "ax": "no_validation"},
     prefer_skip_nested_validation=True,
 )
 def plot_rejection_classification_diagram(

@@ -241,15 +241,15 @@ def _gce(
     return _combine(errors, norm=norm)
 
 
-def _prepare(labels, probs, *, binning_scheme, num_bins, datapoints_per_bin=None):
-    y, P = _inputs(labels, probs)
+def _num_bins(n_rows, *, binning_scheme, num_bins, datapoints_per_bin):
+    """The number of bins (``n_rows / datapoints_per_bin`` when that is set)."""
     if datapoints_per_bin is not None:
         if binning_scheme != "adaptive":
             raise ValueError("To set datapoints_per_bin, binning_scheme must be 'adaptive'.")
-        num_bins = int(P.shape[0] / datapoints_per_bin)
-    elif binning_scheme == "even" and num_bins < 1:
+        return int(n_rows / datapoints_per_bin)
+    if binning_scheme == "even" and num_bins < 1:
         raise ValueError(f"num_bins must be >= 1 with binning_scheme='even', got {num_bins}")
-    return y, P, num_bins
+    return num_bins
 
 
 # --------------------------------------------------------------------------------------
@@ -334,17 +334,11 @@ def gce(
     >>> gce(labels, probs, 'adaptive', False, True, 'l2')
     0.3287286114715297
     """
-    y, P, num_bins = _prepare(
-        labels,
-        probs,
-        binning_scheme=binning_scheme,
-        num_bins=num_bins,
-        datapoints_per_bin=datapoints_per_bin,
-    )
+    y, P = _inputs(labels, probs)
+    binning = {"binning_scheme": binning_scheme, "num_bins": num_bins}
+    binning["num_bins"] = _num_bins(P.shape[0], **binning, datapoints_per_bin=datapoints_per_bin)
     options = {"max_prob": max_prob, "class_conditional": class_conditional, "norm": norm}
-    return _gce(
-        y, P, binning_scheme=binning_scheme, num_bins=num_bins, threshold=threshold, **options
-    )
+    return _gce(y, P, threshold=threshold, **binning, **options)
 
 
 general_calibration_error = gce
@@ -711,10 +705,8 @@ class GeneralCalibrationError:
         datapoints_per_bin=None,
         distribution=None,
     ):
-        if datapoints_per_bin is not None and binning_scheme != "adaptive":
-            raise ValueError("To set datapoints_per_bin, binning_scheme must be 'adaptive'.")
-        if datapoints_per_bin is None and binning_scheme == "even" and num_bins < 1:
-            raise ValueError(f"num_bins must be >= 1 with binning_scheme='even', got {num_bins}")
+        binning = {"binning_scheme": binning_scheme, "num_bins": num_bins}
+        _num_bins(0, **binning, datapoints_per_bin=datapoints_per_bin)  # the checks
         self.binning_scheme, self.norm = binning_scheme, norm
         self.max_prob, self.class_conditional = bool(max_prob), bool(class_conditional)
         self.num_bins, self.threshold = int(num_bins), float(threshold)

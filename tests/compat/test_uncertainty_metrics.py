@@ -679,7 +679,7 @@ def test_internal_options_are_keyword_only():
             ["binning_scheme", "max_prob", "class_conditional", "norm", "num_bins", "threshold"],
         ),
         (module._group_error, ["binning_scheme", "num_bins", "norm"]),
-        (module._prepare, ["binning_scheme", "num_bins", "datapoints_per_bin"]),
+        (module._num_bins, ["binning_scheme", "num_bins", "datapoints_per_bin"]),
     ]:
         params = inspect.signature(func).parameters
         for name in options:
