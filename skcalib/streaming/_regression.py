@@ -164,10 +164,9 @@ class RegressionAccumulator:
             The accumulator.
         """
         y, pred, sw = _read(y_true, y_pred, sample_weight)
-        w = np.ones_like(y) if sw is None else sw
         part = {}
-        part["weight"] = float(w.sum())
-        part["weight_sq"] = float(np.dot(w, w))
+        part["weight"] = float(y.shape[0] if sw is None else sw.sum())
+        part["weight_sq"] = float(y.shape[0] if sw is None else np.dot(sw, sw))
         # PIT: both level counts and the fine histogram
         try:
             values = pred.pit(y, random_state=self._rng)
@@ -192,8 +191,15 @@ class RegressionAccumulator:
             ):
                 continue
             lo, hi = pred.interval(c)
-            covered[j] = np.dot(((lo <= y) & (y <= hi)).astype(np.float64), w)
-            width[j] = np.dot(hi - lo, w)
+            inside = lo <= y
+            inside &= y <= hi
+            hi -= lo  # the widths (the bounds are this call's own arrays)
+            if sw is None:
+                covered[j] = np.count_nonzero(inside)
+                width[j] = hi.sum()
+            else:
+                covered[j] = sw[inside].sum()
+                width[j] = np.dot(hi, sw)
         part["covered"], part["width"] = covered, width
         sums = {}
         for name, f in (

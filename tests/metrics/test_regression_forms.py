@@ -213,3 +213,20 @@ def test_quantiles_cdf_matches_interpolation_row_by_row():
         # right-continuous: at a jump (equal knots) the CDF takes the upper value
         want = np.interp(y[i], xs, ts) if not np.any(xs == y[i]) else ts[xs == y[i]].max()
         assert got[i] == pytest.approx(want, abs=1e-12), i
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda mu, sd, rng: stats.logistic(mu, sd),
+        lambda mu, sd, rng: stats.laplace(mu, sd),
+        lambda mu, sd, rng: stats.t(1.3, mu, sd),
+        lambda mu, sd, rng: stats.t(rng.uniform(1.2, 30.0, size=mu.size), mu, sd),
+    ],
+)
+def test_closed_forms_match_quadrature(make):
+    rng = np.random.default_rng(6)
+    mu, sd = rng.normal(size=200), rng.uniform(0.3, 3.0, size=200)
+    y = mu + 2 * sd * rng.standard_t(3, size=200)
+    pred = as_predictive(make(mu, sd, rng), 200)
+    np.testing.assert_allclose(pred.crps(y), pred._crps_quadrature(y), rtol=1e-10)

@@ -188,3 +188,21 @@ def test_empty_and_bad_parameters():
         acc.pit_histogram(n_bins=7)
     with pytest.raises(ValueError, match="different numbers of samples"):
         acc.update(y[:3], stats.norm(mu, sd))
+
+
+def test_inputs_not_modified():
+    y, mu, sd, w = _data(n=300)
+    lo, hi = mu - sd, mu + sd
+    before = (lo.copy(), hi.copy(), y.copy(), w.copy())
+    acc = RegressionAccumulator(coverages=[0.68])
+    acc.update(y, PredictionInterval(lo, hi, 0.68), sample_weight=w)
+    acc.update(y, PredictionInterval(lo, hi, 0.68))
+    for a, b in zip((lo, hi, y, w), before, strict=True):
+        np.testing.assert_array_equal(a, b)
+    inside = (lo <= y) & (y <= hi)
+    got = acc.compute()
+    assert got["interval_coverage_0.68"] == pytest.approx(
+        (inside @ w + inside.sum()) / (w.sum() + 300)
+    )
+    width = (2 * sd @ w + 2 * sd.sum()) / (w.sum() + 300)
+    assert got["mean_interval_width_0.68"] == pytest.approx(width)

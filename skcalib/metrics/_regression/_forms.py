@@ -694,7 +694,8 @@ class PredictionInterval(_Predictive):
     def _interval(self, c):
         if not self._levels_close(c):
             self._only(f"a {c:g} interval")
-        return np.asarray(self.lower, dtype=np.float64), np.asarray(self.upper, dtype=np.float64)
+        # copies: a caller may work in the bounds it gets, never in the user's arrays
+        return self.lower.astype(np.float64), self.upper.astype(np.float64)
 
     def _ppf(self, t):
         a, b = (1.0 - self.coverage) / 2.0, (1.0 + self.coverage) / 2.0
