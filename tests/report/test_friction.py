@@ -12,7 +12,7 @@ import skcalib.metrics as M
 from skcalib.report._progress import Progress
 from skcalib.report._stream import stream_report
 
-from .test_cli import assert_one_line_error, read_csv_rows, run
+from .test_cli import assert_one_line_error, run
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -40,12 +40,12 @@ def test_unnamed_binary_column_with_proba_cols(tmp_path, name):
     rc, out, err = run(["report", src])
     # the message suggests --proba-cols, and the suggestion works
     assert_one_line_error(rc, out, err, "does not name a class", f"--proba-cols {name}")
-    rc, out, err = run(["report", src, "--proba-cols", name, "--out", str(tmp_path)])
+    rc, out, err = run(["report", src, "--proba-cols", name])
     assert rc == 0, err
     assert "binary: calibration of P(class 1)" in out
-    (row,) = read_csv_rows(tmp_path / "calibration_report.csv")
+    report = stream_report(src, proba_cols=[name])
     ece = M.expected_calibration_error(y, p)  # skcalib's own batch metric, pos_label=1
-    assert float(row["expected_calibration_error"]) == pytest.approx(ece, rel=1e-12)
+    assert report.values["model"]["expected_calibration_error"] == pytest.approx(ece, rel=1e-12)
     # labels other than 0/1 or -1/1: the column must be named after the positive class
     src = _csv(tmp_path / "c.csv", ["y", name], [y + 1, p.tolist()])
     rc, out, err = run(["report", src, "--proba-cols", name])
@@ -110,9 +110,10 @@ def test_group_keys_are_values(tmp_path):
 def test_html_creates_its_folder(tmp_path):
     pytest.importorskip("matplotlib")
     y, p = _binary(100, seed=4)
-    src = _csv(tmp_path / "h.csv", ["y", "1"], [y, p.tolist()])
+    src = tmp_path / "h.parquet"  # streamed: a page without the resampled sections
+    pq.write_table(pa.table({"y": y, "1": p}), src)
     page = tmp_path / "new" / "deeper" / "r.html"
-    rc, out, err = run(["report", src, "--html", str(page)])
+    rc, out, err = run(["report", str(src), "--html", str(page)])
     assert rc == 0, err
     assert page.exists() and page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
