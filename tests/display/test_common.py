@@ -17,6 +17,7 @@ from skcalib._core import _validation  # noqa: E402
 from skcalib.display import (  # noqa: E402
     ConfidenceHistogramDisplay,
     PITDisplay,
+    RegressionCalibrationDisplay,
     RejectionDisplay,
     ReliabilityDisplay,
     _base,
@@ -75,6 +76,16 @@ def _pit_curve(data, **kw):
     return disp, disp.line_
 
 
+def _regression_calibration(data, **kw):
+    y, _ = data
+    from scipy import stats
+
+    disp = RegressionCalibrationDisplay.from_predictions(
+        y.astype(float), stats.norm(np.ones(len(y)), 1.0), **kw
+    )
+    return disp, disp.line_
+
+
 DRAWERS = [
     _reliability_line,
     _reliability_bars,
@@ -82,6 +93,7 @@ DRAWERS = [
     _rejection,
     _pit_histogram,
     _pit_curve,
+    _regression_calibration,
 ]
 
 # (user keywords, {property getter: expected value})
