@@ -25,6 +25,7 @@ import re
 import numpy as np
 
 from .._core._validation import check_classification_input
+from ..metrics._calibration._binned import curve_from_bin_stats
 from ..metrics._statistics import CalibrationStatistics, chunk_statistics
 from ..streaming import CalibrationAccumulator
 from ._io import (
@@ -692,7 +693,7 @@ def report_from_accumulators(accumulators, *, n_bins, title=None, classes=None, 
                 pos = int(np.argmax(own)) if own.dtype.kind in "biuf" else 1
             pos = names[pos].item() if isinstance(names[pos], np.generic) else names[pos]
         positive[m] = pos
-        curves[m] = acc.reliability_curve()
+        curves[m] = curve_from_bin_stats(acc.bin_stats())  # no parameter check a group
     multiclass = any(len(cls[m]) > 2 for m in models)
     columns = _metric_columns(n_bins, multiclass, streamed=streamed)
     for m in models:
