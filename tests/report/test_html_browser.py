@@ -105,16 +105,20 @@ def _check_layout(values):
 
 
 def test_digits_page_at_1400_pixels(tmp_path):
-    """The demo's digits data (10 classes) with its best and its weakest model: the
-    class-wise grids of 10 panels, both rejection curves on one Axes (the weaker one was
-    clipped away), the decompositions and an infinite Hosmer-Lemeshow statistic."""
+    """The demo's digits data (10 classes) with its weakest model: the class-wise grid of
+    10 panels, the rejection curves (the model's, the oracle's, random rejection), the
+    decompositions and an infinite Hosmer-Lemeshow statistic.  (Several models on one
+    Axes of rejection curves: tests/display/test_rejection.py.)"""
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+
     from skcalib.report import calibration_report, write_html
-    from skcalib.report._demo import DEMO_DATASETS, demo_predictions
 
     chromium_or_skip()
-    assert DEMO_DATASETS[1][0] == "digits"
-    _, y, proba = demo_predictions()[1]
-    proba = {m: proba[m] for m in ("LogisticRegression", "GaussianNB")}
+    X, y = load_digits(return_X_y=True)  # the split of skcalib report --demo
+    X_train, X_test, y_train, y = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    proba = {"GaussianNB": GaussianNB().fit(X_train, y_train).predict_proba(X_test)}
     report = calibration_report(y, proba, title="digits")
     page = tmp_path / "digits.html"
     write_html(report, page, inputs={"y_true": y, "y_proba": proba}, classwise=True)
@@ -124,7 +128,7 @@ def test_digits_page_at_1400_pixels(tmp_path):
     _check_layout(values)
     verdict = values["verdict"]
     assert verdict["first"] and verdict["top"] < 200  # at the top of the page
-    assert "best calibrated: LogisticRegression" in verdict["text"]
+    assert "digits: ECE of GaussianNB: 0.15" in verdict["text"]
     assert "in-sample estimates" in verdict["text"]
     # GaussianNB's probabilities of exactly 1: the infinite statistic is explained
     assert ">inf</td>" in text and "refuted by a single counter-example" in text
