@@ -110,6 +110,22 @@ def test_frozen_regressor_and_weights():
     assert isinstance(reg.predict_distribution(X_TEST).base, PredictiveSamples)
 
 
+def test_metadata_routing_of_sample_weight():
+    import sklearn
+
+    w = np.random.default_rng(0).integers(1, 3, size=len(Y)).astype(float)
+    plain = RecalibratedRegressor(BayesianRidge(), cv=3).fit(X, Y, sample_weight=w)
+    with sklearn.config_context(enable_metadata_routing=True):
+        routed = RecalibratedRegressor(BayesianRidge().set_fit_request(sample_weight=True), cv=3)
+        routed.fit(X, Y, sample_weight=w)
+        unrouted = RecalibratedRegressor(
+            BayesianRidge().set_fit_request(sample_weight=False), cv=3
+        ).fit(X, Y, sample_weight=w)
+    assert_allclose(routed.estimator_.coef_, plain.estimator_.coef_)
+    assert routed.calibrator_.scale_ == pytest.approx(plain.calibrator_.scale_, rel=1e-12)
+    assert_allclose(unrouted.estimator_.coef_, BayesianRidge().fit(X, Y).coef_)
+
+
 def test_point_regressors_and_errors():
     # conformal works around any point regressor, the other methods need a distribution
     reg = RecalibratedRegressor(LinearRegression(), method="conformal", cv=3).fit(X, Y)
