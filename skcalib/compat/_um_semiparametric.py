@@ -51,7 +51,7 @@ import numbers
 import numpy as np
 from scipy import special
 
-from ..metrics._calibration._semiparametric import cce_estimate, spce_estimate
+from ..metrics._calibration._semiparametric import _check_range, cce_estimate, spce_estimate
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._um_common import real
 
@@ -85,18 +85,6 @@ _CCE_ARGS = {"probs": ["array-like"], "times": ["array-like"], "event": ["array-
 _CCE_ARGS.update({"end_time": [numbers.Real], **_RANGE})
 
 
-def _range(hyperparam_range):
-    if hyperparam_range is None:
-        return None
-    r = np.asarray(hyperparam_range, dtype=np.float64)
-    if r.shape != (2,) or not np.isfinite(r).all() or r[0] < 0 or r[1] < r[0]:
-        raise ValueError(
-            f"hyperparam_range must be a pair (low, high) with 0 <= low <= high, "
-            f"got {hyperparam_range!r}"
-        )
-    return float(r[0]), float(r[1])
-
-
 def _candidates(hyperparam_range, low):
     """The reference's ``hyperparam_range``: the array of values to try."""
     r = np.asarray(hyperparam_range)
@@ -123,7 +111,8 @@ class _CrossFitted:
         self.weights = "constant" if weights is None else weights
         self.bootstrap_size, self.orthogonal, self.normalize = bootstrap_size, orthogonal, normalize
         self.hyperparam_attempts, self.verbose = hyperparam_attempts, verbose
-        self.default_hyperparam_range = _range(default_hyperparam_range) or default_range
+        r = _check_range(default_hyperparam_range, "default_hyperparam_range", allow_equal=True)
+        self.default_hyperparam_range = r or default_range
 
     def _probs(self, probs, n, needs_spread):
         """1-D probabilities in [0, 1], enough of them for the folds."""

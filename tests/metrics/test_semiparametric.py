@@ -21,6 +21,7 @@ from skcalib.metrics import (
     semiparametric_calibration_error_ci,
 )
 from skcalib.metrics._calibration._semiparametric import (
+    _check_range,
     _folds,
     _spline_predict,
     cce_estimate,
@@ -430,3 +431,13 @@ def test_cce_kernel_explicit_folds_grid_and_widening():
     same, _ = cce_estimate(p, times, event, 1.0, grid=grid[2:3] * n**0.16, **one)
     assert wide == pytest.approx(same, rel=1e-9)
     assert wide != cce_estimate(p, times, event, 1.0, grid=grid[2:3], **one)[0]
+
+
+def test_check_range_accepts_equal_ends_only_when_asked():
+    assert _check_range([0, 2]) == (0.0, 2.0)
+    with pytest.raises(ValueError, match="0 <= low < high"):
+        _check_range((0.1, 0.1))
+    assert _check_range((0.1, 0.1), allow_equal=True) == (0.1, 0.1)
+    for bad in [(0.2, 0.1), (-1, 1), (1, 2, 3), (np.nan, 1), (True, 2)]:
+        with pytest.raises(ValueError, match="0 <= low <= high"):
+            _check_range(bad, allow_equal=True)

@@ -92,14 +92,21 @@ def _interval(est, se, confidence_level):
     )
 
 
-def _check_range(hyperparam_range, name="hyperparam_range"):
+def _check_range(hyperparam_range, name="hyperparam_range", *, allow_equal=False):
+    """``(low, high)`` as floats (None unchanged); ``low == high`` is accepted with
+    ``allow_equal`` (uncertainty_metrics accepts it)."""
     if hyperparam_range is None:
         return None
     r = np.asarray(hyperparam_range, dtype=np.float64) if _is_pair(hyperparam_range) else None
-    if r is None or not np.isfinite(r).all() or not (0 <= r[0] < r[1]):
+    if (
+        r is None
+        or not np.isfinite(r).all()
+        or not (0 <= r[0] < r[1] or (allow_equal and 0 <= r[0] == r[1]))
+    ):
+        rel = "<=" if allow_equal else "<"
         raise ValueError(
-            f"{name} must be a pair (low, high) of finite numbers with 0 <= low < high, got "
-            f"{hyperparam_range!r}"
+            f"{name} must be a pair (low, high) of finite numbers with 0 <= low {rel} high, "
+            f"got {hyperparam_range!r}"
         )
     return float(r[0]), float(r[1])
 
