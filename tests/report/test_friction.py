@@ -168,3 +168,18 @@ def test_blocks_of_groups_equal_one_call(tmp_path, monkeypatch):
     assert blocks.models == one.models and len(one.models) == 11
     for m in one.models:
         assert blocks._accumulators[m].to_dict() == one._accumulators[m].to_dict()
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
+def test_csv_dialects(tmp_path, sep):
+    """A byte-order mark, quoted headers and cells, CRLF line ends, blank lines and the
+    index column pandas writes: the numbers of the plain file."""
+    y, p = _binary(200, seed=8)
+    plain = _csv(tmp_path / "plain.csv", ["y", "1"], [y, p.tolist()])
+    rows = [f'{i}{sep}"{t}"{sep}{v!r}' for i, (t, v) in enumerate(zip(y, p.tolist(), strict=True))]
+    text = "\ufeff" + f'{sep}"y"{sep}" 1"\r\n' + "\r\n".join(rows[:50]) + "\r\n\r\n"
+    text += "\r\n".join(rows[50:]) + "\r\n"
+    (tmp_path / "odd.csv").write_bytes(text.encode("utf-8"))
+    want = stream_report(plain).values["model"]
+    got = stream_report(tmp_path / "odd.csv").values["model"]
+    assert got == want
