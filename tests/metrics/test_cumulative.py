@@ -214,3 +214,30 @@ def test_partial_with_multiclass_option():
     f = partial(cumulative_calibration_error, multiclass="top_label")
     y, p, _ = _binary(4, n=50)
     assert 0.0 <= f(y, p) <= 1.0
+
+
+@pytest.mark.parametrize("n_groups", [1, 5, 2**45])
+def test_packed_order_is_exact(n_groups):
+    """The packed sort orders by (group, probability) exactly: probabilities that differ
+    only in their last bits (which the packed key drops), signed zeros, 0 and 1; with
+    2**45 groups it falls back to a lexicographic sort."""
+    from skcalib.metrics._groups._kernels import packed_order
+
+    rng = np.random.default_rng(6)
+    n = 5000
+    p = 0.5 + rng.integers(0, 6, n) * 2.0**-50
+    p[:50] = -0.0
+    p[50:100] = 1.0
+    p[100:200] = rng.random(100)
+    codes = rng.integers(0, min(n_groups, 5), n) if n_groups > 1 else None
+    order, sorted_codes = packed_order(p, codes, n_groups)
+    assert sorted(order.tolist()) == list(range(n))
+    key = p[order] + 0.0
+    if codes is None:
+        assert sorted_codes is None
+        assert np.all(np.diff(key) >= 0)
+    else:
+        np.testing.assert_array_equal(sorted_codes, codes[order])
+        c = codes[order]
+        assert np.all(np.diff(c) >= 0)
+        assert np.all((np.diff(c) > 0) | (np.diff(key) >= 0))

@@ -20,6 +20,7 @@ __all__ = [
     "cumulative_ranges",
     "null_terms",
     "null_variances",
+    "packed_order",
     "proba_order",
     "sorted_runs",
 ]
@@ -71,10 +72,59 @@ def code_dtype(n_groups):
     return np.dtype(np.uint16 if n_groups <= 1 << 16 else np.intp)
 
 
+def packed_order(p, codes=None, n_groups=1):
+    """Indices that sort the pairs by ``(codes, p)`` (ties of both in any order), and
+    the sorted codes.
+
+    One ``np.sort`` of unsigned 64-bit keys, which numpy sorts many times faster than
+    it argsorts floats: each key packs the group code (high bits), the leading bits of
+    the probability's IEEE-754 pattern (which orders non-negative floats as integers),
+    and the row index (low bits).  Pairs whose truncated probabilities collide are then
+    re-sorted exactly by their full probabilities (a lexicographic sort of those few
+    rows only), so the order is exact.  Falls back to a lexicographic sort when the
+    index and the codes leave fewer than 20 bits for the probability.
+
+    Returns
+    -------
+    order : intp ndarray of shape (n,)
+    sorted_codes : ndarray of shape (n,) or None
+        ``codes[order]`` (None without codes).
+    """
+    n = p.shape[0]
+    idx_bits = max(1, (n - 1).bit_length())
+    code_bits = 0 if codes is None else max(1, (n_groups - 1).bit_length())
+    p_bits = min(62, 64 - idx_bits - code_bits)
+    if p_bits < 20:
+        keys = (p,) if codes is None else (p, codes)
+        order = np.lexsort(keys)
+        return order, None if codes is None else codes[order]
+    bits = (p + 0.0).view(np.uint64)  # + 0.0: -0.0 becomes 0.0
+    key = bits >> np.uint64(62 - p_bits)
+    key <<= np.uint64(idx_bits)
+    key |= np.arange(n, dtype=np.uint64)
+    if codes is not None:
+        key |= codes.astype(np.uint64) << np.uint64(idx_bits + p_bits)
+    key.sort()
+    order = (key & np.uint64((1 << idx_bits) - 1)).astype(np.intp)
+    key >>= np.uint64(idx_bits)  # the bucket: code and truncated probability
+    same = key[1:] == key[:-1]
+    if same.any():
+        member = np.zeros(n, dtype=bool)
+        member[:-1] = same
+        member[1:] |= same
+        pos = np.flatnonzero(member)
+        rows = order[pos]
+        order[pos] = rows[np.lexsort((p[rows], key[pos]))]
+    sorted_codes = None
+    if codes is not None:
+        sorted_codes = key >> np.uint64(p_bits)
+    return order, sorted_codes
+
+
 def sorted_runs(p):
     """``(order, run)``: the indices that sort ``p`` (:func:`proba_order`) and, in that
     order, the index of each value's run of tied values (non-decreasing from 0)."""
-    order = proba_order(p)
+    order, _ = packed_order(p)
     ps = p[order]
     new_run = np.empty(ps.shape[0], dtype=bool)
     if ps.shape[0]:
@@ -153,9 +203,9 @@ def cumulative_ranges(p, residual, codes=None, n_groups=1):
     ``max_j S_j - min_j S_j``, where ``j`` runs over 0 and the ends of the runs of tied
     probabilities (the statistic does not depend on the order of tied pairs).
 
-    One sort by ``p`` for all groups, then one stable (radix) sort of the group codes
-    in that order; the runs of each group are read from one cumulative sum by segment
-    reductions (``reduceat``), without a loop over groups.
+    One sort by ``(group, p)`` for all groups (:func:`packed_order`), one cumulative
+    sum, and segment reductions (``reduceat``) for the extremes of every group; no loop
+    over groups.
 
     Parameters
     ----------
@@ -171,8 +221,38 @@ def cumulative_ranges(p, residual, codes=None, n_groups=1):
     ranges : float64 ndarray of shape (n_groups,)
         0 for empty groups.
     """
-    pairs = SortedPairs(p, residual)
-    return pairs.ranges(None if codes is None else pairs.take(codes), n_groups)
+    n = p.shape[0]
+    out = np.zeros(n_groups)
+    if n == 0:
+        return out
+    order, sorted_codes = packed_order(p, codes, n_groups)
+    ps = p[order]
+    cs = np.cumsum(residual[order])
+    del order
+    last = np.empty(n, dtype=bool)
+    last[-1] = True
+    np.not_equal(ps[1:], ps[:-1], out=last[:-1])
+    del ps
+    if sorted_codes is None:
+        v = cs[last]
+        out[0] = max(float(v.max()), 0.0) - min(float(v.min()), 0.0)
+        return out
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    np.not_equal(sorted_codes[1:], sorted_codes[:-1], out=first[1:])
+    last[:-1] |= first[1:]
+    starts = np.flatnonzero(first)
+    del first
+    base = np.zeros(starts.shape[0])
+    base[1:] = cs[starts[1:] - 1]
+    ends = np.flatnonzero(last)
+    del last
+    seg = np.searchsorted(ends, starts)
+    v = cs[ends]
+    high = np.maximum(np.maximum.reduceat(v, seg) - base, 0.0)
+    low = np.minimum(np.minimum.reduceat(v, seg) - base, 0.0)
+    out[sorted_codes[starts].astype(np.intp)] = high - low
+    return out
 
 
 def null_terms(p, weight):
