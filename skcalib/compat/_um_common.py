@@ -34,10 +34,11 @@ def real(x, name, *, min_ndim=0, nonempty=False, dtype=np.float64, allow_nan=Fal
         raise ValueError(f"{name} must have at least {min_ndim} dimensions, got {arr.shape}")
     if nonempty and arr.size == 0:
         raise ValueError(f"{name} is empty")
-    if not (np.isinf(arr) if allow_nan else ~np.isfinite(arr)).any():
+    bad = np.isinf(arr) if allow_nan else ~np.isfinite(arr)
+    if not bad.any():
         return arr
-    i = tuple(int(j) for j in np.argwhere(~np.isfinite(arr))[0])
-    raise ValueError(f"{name} contains NaN or infinity (at index {i})")
+    i = tuple(int(j) for j in np.argwhere(bad)[0])
+    raise ValueError(f"{name} contains {'infinity' if allow_nan else 'NaN or infinity'} at {i}")
 
 
 def probs_2d(probs, name="probs", *, allow_nan=False):

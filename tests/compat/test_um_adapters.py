@@ -182,3 +182,18 @@ def test_class_conditional_diagram_first_panel_is_the_reference_one(plt):
     x, acc = fig.axes[0].lines[0].get_data()
     np.testing.assert_allclose(x, [0.2, 0.4, 0.4])  # sorted column 0, windows of 1
     np.testing.assert_allclose(acc, [0.0, 1.0, 0.0])
+
+
+def test_shared_input_checks():
+    # one probability check (probs_2d) and one label check (int_labels) serve the
+    # calibration errors and the plots
+    P = np.array([[0.2, 0.8], [0.6, 0.4]], dtype=object)  # object arrays of numbers
+    assert um.ece([1, 0], P) == um.ece([1, 0], P.astype(float))
+    assert um.ece(np.array([1, 0], dtype=object), P) == um.ece([1, 0], P.astype(float))
+    with pytest.raises(ValueError, match=r"probs contains infinity at \(1, 0\)"):
+        um.ece([1, 0], [[np.nan, 0.5], [np.inf, 0.5]])  # NaN allowed, as the reference
+    with pytest.raises(ValueError, match="in_probs must be an array of real numbers"):
+        um.confidence_vs_accuracy_curve([[0.5, 0.5], [0.5]], [0, 1], [[0.5, 0.5]])
+    with pytest.raises(ValueError, match="one-hot label matrices are not supported"):
+        um.reliability_diagram(np.eye(2)[[0, 1, 1]], [0.1, 0.8, 0.7])
+    np.testing.assert_array_equal(probs_2d([[0.3]]), [[0.7, 0.3]])
