@@ -42,6 +42,8 @@ __all__ = ["render_html", "write_html"]
 N_RESAMPLES = 200
 #: Folds of the cross-fitted recalibration preview.
 N_FOLDS = 5
+#: Simulations of perfectly calibrated outcomes behind the noise floor of a group's ECE.
+N_NULL = 10
 #: Groups of a grouped report shown in detail (the worst by ECE), besides the overall data.
 N_DETAILED = 3
 #: Metrics given a bootstrap confidence interval: (key, header).
@@ -67,7 +69,7 @@ code{background:#f5f5f5;padding:0 .2em;overflow-wrap:anywhere}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2em 1em}
 dt{font-weight:bold}dd{margin:0;overflow-wrap:anywhere}
 .verdict{background:#f3f7fb;border-left:4px solid #2b6cb0;padding:.6em 1em}
-.verdict li{margin:.25em 0}table.sortable th{cursor:pointer}
+.verdict li{margin:.25em 0}.verdict h2{margin-top:0}table.sortable th{cursor:pointer}
 table.sortable th[data-dir=desc]::after{content:" \\25BC"}
 table.sortable th[data-dir=asc]::after{content:" \\25B2"}
 """
@@ -376,6 +378,16 @@ def _ci_text(ci, digits):
     return f"{_fmt(float(ci.estimate), digits)} [{_fmt(ci.low, digits)}, {_fmt(ci.high, digits)}]"
 
 
+def _below(ci):
+    """A note for an ECE below its own bootstrap interval."""
+    if ci.estimate >= ci.low:
+        return ""
+    return (
+        " (below its interval: the resamples add noise, which raises an ECE; the model is "
+        "as well calibrated as a sample of this size can show)"
+    )
+
+
 def _ci_cell(ci, digits, key):
     return (
         f'<td class="num" data-key="{_e(key)}" data-value="{_e(repr(float(ci.estimate)))}" '
@@ -640,7 +652,7 @@ def _verdict_items(ctx, report, inputs):
     cis = {m: _ci(ctx, report, inputs, m, "expected_calibration_error") for m in models}
     if len(models) == 1:
         who = "" if best in ("model", "overall") else f" of <b>{_e(best)}</b>"
-        line = f"{where}ECE{who}: {_e(_ci_text(cis[best], d))}"
+        line = f"{where}ECE{who}: {_e(_ci_text(cis[best], d))}{_e(_below(cis[best]))}"
     else:
         line = (
             f"{where}best calibrated: <b>{_e(best)}</b>, ECE {_e(_ci_text(cis[best], d))}; "
@@ -847,6 +859,27 @@ def _axis_values(values):
     return out if np.isfinite(out).all() else None
 
 
+def _noise_floor(ctx, report, inputs, m):
+    """The mean ECE of outcomes drawn from the predictions themselves (``N_NULL`` draws):
+    what a perfectly calibrated model would show on these predictions, from noise
+    alone.  The outcome of a draw is the positive class with probability ``p`` (binary)
+    or a correct top label with probability the confidence (multiclass)."""
+    y, p, common = _canonical(inputs, m)
+    q = p[:, common["pos_label"]] if p.shape[1] == 2 else p.max(axis=1)
+    rng = np.random.default_rng(ctx.options["random_state"])
+    draws = [
+        _metrics.expected_calibration_error(
+            (rng.random(q.shape[0]) < q).astype(int),
+            q,
+            n_bins=report.n_bins,
+            sample_weight=common["sample_weight"],
+            labels=[0, 1],
+        )
+        for _ in range(N_NULL)
+    ]
+    return float(np.mean(draws))
+
+
 def _group_chart(ctx, rows, stats, overall_ece, column):
     """The ECE of every group in one chart: a trend over a date or number key (with its
     intervals as a band), else the groups ordered worst first."""
@@ -867,6 +900,7 @@ def _group_chart(ctx, rows, stats, overall_ece, column):
         x = x[srt]
         pick = [idx[i] for i in srt]
         ece = np.array([stats[i]["ece"] for i in pick])
+        floor = np.array([stats[i].get("floor", np.nan) for i in pick])
         low = np.array([stats[i].get("low", np.nan) for i in pick])
         high = np.array([stats[i].get("high", np.nan) for i in pick])
         name = model or "ECE"
@@ -874,10 +908,14 @@ def _group_chart(ctx, rows, stats, overall_ece, column):
             (line,) = ax.plot(x, ece, marker="." if len(x) <= 60 else None, label=name)
             if np.isfinite(low).any():
                 ax.fill_between(x, low, high, alpha=0.25, color=line.get_color(), linewidth=0)
+            if np.isfinite(floor).any():
+                ax.plot(x, floor, ":", color="0.4", label=f"{name} if calibrated")
         else:
             (points,) = ax.plot(x, ece, "o", ms=3, label=name)
             if np.isfinite(low).any():  # the interval (the ECE may lie below it)
                 ax.vlines(x, low, high, color=points.get_color(), alpha=0.5)
+            if np.isfinite(floor).any():
+                ax.plot(x, floor, "_", ms=8, color="0.4", label=f"{name} if calibrated")
     for model, value in overall_ece.items():
         label = f"overall {model or ''}".strip()
         ax.axhline(value, color="k", linestyle="--", linewidth=1, label=label)
@@ -894,7 +932,7 @@ def _group_chart(ctx, rows, stats, overall_ece, column):
     top = np.nanmax(np.r_[tops, list(overall_ece.values()), 0.01])
     ax.set_ylim(0, 1.08 * top)
     ax.set_ylabel("ECE")
-    ax.legend(loc="upper left", fontsize="small", ncols=min(4, len(models) + len(overall_ece)))
+    ax.legend(loc="upper left", fontsize="small", ncols=4)
     kind = "trend over " if trend else ""
     return ctx.figure(fig, f"ECE of every group: {kind}{column}")
 
@@ -910,6 +948,7 @@ def _grouped_body(ctx, report, inputs):
             ci = _ci(ctx, report, inputs, m, "expected_calibration_error")
             st["low"], st["high"] = ci.low, ci.high
             st["ci"] = ci
+            st["floor"] = _noise_floor(ctx, report, inputs, m)
         stats.append(st)
     # worst first: the groups by the highest ECE of their models
     worst = {}
@@ -926,7 +965,8 @@ def _grouped_body(ctx, report, inputs):
     heads = ["group"] + (["model"] if several else []) + ["n"]
     heads += [c.header for c in report.columns]
     if inputs is not None:
-        heads.insert(heads.index("ECE") + 1, f"ECE {CONFIDENCE_LEVEL:.0%} CI")
+        at = heads.index("ECE") + 1
+        heads[at:at] = [f"ECE {CONFIDENCE_LEVEL:.0%} CI", "ECE if calibrated"]
     body = []
     for i in order:
         label, _, model, m = rows[i]
@@ -941,6 +981,7 @@ def _grouped_body(ctx, report, inputs):
                 text = f"[{_fmt(st['low'], d)}, {_fmt(st['high'], d)}]" if "ci" in st else "n/a"
                 high = _e(repr(float(st.get("high", np.nan))))
                 cells.append(f'<td class="num" data-value="{high}">{_e(text)}</td>')
+                cells.append(_num(st.get("floor", float("nan")), d))
         body.append("<tr>" + "".join(cells) + "</tr>")
     ths = "".join(
         f'<th{" data-dir=desc" if h == "ECE" else ""} title="click to sort">{_e(h)}</th>'
@@ -957,7 +998,10 @@ def _grouped_body(ctx, report, inputs):
         for m in overall
     }
     ci_note = (
-        f" ECE intervals: bootstrap, {N_RESAMPLES} resamples of each group's bins."
+        f" ECE intervals: bootstrap, {N_RESAMPLES} resamples of each group's bins. Dotted "
+        f'("ECE if calibrated" in the table): the mean ECE of {N_NULL} sets of outcomes '
+        "drawn from the group's own predictions, the ECE that a perfectly calibrated model "
+        "would show on them from noise alone; a group well above it is miscalibrated."
         if inputs is not None
         else " Streamed predictions: no intervals (they need the predictions in memory)."
     )
@@ -1007,6 +1051,14 @@ def _grouped_body(ctx, report, inputs):
         + (f" ({_e(g0[2])})" if g0[2] else "")
         + f", ECE {_e(ece_text)} on {report.n_samples[g0[3]]} samples."
     )
+    floors = [s["floor"] for s in stats if "floor" in s]
+    if floors:
+        items.append(
+            f"Noise alone: a perfectly calibrated model would show a median group ECE of "
+            f"{_e(_fmt(float(np.median(floors)), d))} on these predictions, against "
+            f"{_e(_fmt(float(np.median(finite)), d))} observed; the chart shows where the "
+            "groups rise above that level."
+        )
     return _verdict(items), "".join(out)
 
 
@@ -1212,7 +1264,11 @@ def write_html(
     summary: a chart of the ECE of every group (a trend with its bootstrap intervals as
     a band when the key is a date or a number, else the groups worst first) and a table
     with one row per group, worst ECE first, sortable by any column with a click (the
-    page's only script, a few inline lines).  Details follow only for the overall data
+    page's only script, a few inline lines).  Beside each group's ECE and its interval
+    stands the ECE a perfectly calibrated model would show on the group's predictions
+    from noise alone (the mean over 10 sets of outcomes drawn from the predictions
+    themselves), so that small groups are not mistaken for bad ones.  Details follow
+    only for the overall data
     and the 3 worst groups; the others are in the table.  365 groups of 200 predictions
     make a page of about 0.8 MB.
 

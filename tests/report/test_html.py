@@ -302,6 +302,9 @@ def test_multiclass_and_by_from_csv(tmp_path):
         assert r["ECE"]["text"] in line.split() and r["n"]["text"] in line.split()
         low, high = (float(v) for v in r["ECE 95% CI"]["text"].strip("[]").split(", "))
         assert low < high
+        # the ECE of outcomes drawn from the group's own predictions: noise alone
+        floor = float(r["ECE if calibrated"]["attrs"]["data-value"])
+        assert 0 < floor < 0.5
     # details: the overall data (all rows), then both groups (fewer than 3 groups)
     headings = re.findall(r"<h2>(.*?)</h2>", text)
     assert headings[:3] == ["Verdict", "2 groups by g", "All 2 groups together"]

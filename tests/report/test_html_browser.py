@@ -182,6 +182,7 @@ def test_grouped_page_summary_trend_and_worst_groups(tmp_path, days_csv):
     assert titles[4:7] == [r[0]["text"] for r in summary[1:4]]
     # the drift makes the last days the worst: the verdict names one of them
     verdict = values["verdict"]["text"]
+    assert "Noise alone: a perfectly calibrated model would show" in verdict
     worst_day = verdict.split("the worst is day=")[1][:10]
     assert worst_day >= "2024-03-21"  # in the second half
     assert f"{n} (samples" in text
