@@ -13,7 +13,7 @@ from ...utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._results import GroupCalibrationResult
 from ._codes import group_codes
 from ._cumulative import _sigma
-from ._kernels import brownian_range_sf, calibration_pairs, cumulative_ranges, null_variances
+from ._kernels import brownian_range_sf, calibration_pairs, cumulative_ranges, null_terms
 
 __all__ = ["calibration_by_group", "adjust_pvalues"]
 
@@ -46,89 +46,90 @@ def adjust_pvalues(pvalues, method="holm"):
     return out
 
 
-def _table(p, outcome, w, classes, k, codes, n_groups, n_bins, builtin):
-    """Per-group columns of the built-in metrics, from one pass over the pairs.
+def _sums(p, outcome, w, classes, k, codes, n_groups, n_bins, builtin):
+    """Per-group sums behind the built-in columns, from one pass over the pairs: they
+    add up over groups to the sums of the whole population (all but the ranges of the
+    cumulative sums, which the caller computes for the whole population apart)."""
+    cell = codes if classes is None else np.repeat(codes, k) * k + classes
+    n_cells = n_groups * k
 
-    ``codes`` None: the whole population as one group."""
-    if codes is None:
-        cell = classes
-        n_cells = k
-        n = np.array([p.shape[0] // k], dtype=np.int64)
-        sample_codes = None
-    else:
-        sample_codes = codes
-        cell = codes if classes is None else np.repeat(codes, k) * k + classes
-        n_cells = n_groups * k
-        n = np.bincount(codes, minlength=n_groups).astype(np.int64)
-    wsum = p.shape[0] // k if w is None else None
-    cols = {"n": n}
+    def total(values):
+        return np.bincount(cell, values, minlength=n_cells).reshape(-1, k)
+
+    raw = {"n": np.bincount(codes, minlength=n_groups).astype(np.int64)}
     # total weight of each group (every class of a sample carries its weight)
-    if w is None:
-        weight = n.astype(np.float64)
-    elif cell is None:
-        weight = np.array([float(w.sum())])
-    else:
-        weight = np.bincount(cell, w, minlength=n_cells).reshape(-1, k)[:, 0]
-    cols["weight"] = weight
-    del wsum
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if "ece" in builtin:
-            sums = accumulate_pairs(
-                p,
-                outcome,
-                w,
-                uniform_bin_edges(n_bins),
-                **({} if cell is None else {"groups": cell, "n_groups": n_cells}),
-            )
-            if cell is None:
-                sums = sums[:, None, :]
-            gap = np.abs(sums[SUM_TRUE] - sums[SUM_PROBA]).sum(axis=1)
-            total = sums[COUNT].sum(axis=1)
-            cols["ece"] = (gap / total).reshape(-1, k).mean(axis=1)
+    weight = raw["n"].astype(np.float64) if w is None else total(w)[:, 0]
+    raw["weight"] = weight
+    if "ece" in builtin:
+        raw["bins"] = accumulate_pairs(
+            p, outcome, w, uniform_bin_edges(n_bins), groups=cell, n_groups=n_cells
+        )
+    if "ecce" in builtin:
         residual = outcome - p
         if w is not None:
             residual *= w
-        if "ecce" in builtin:
-            ranges = cumulative_ranges(p, residual, cell, n_cells).reshape(-1, k)
-            std = np.sqrt(null_variances(p, w, cell, n_cells)).reshape(-1, k) / weight[:, None]
-            ecce = ranges / weight[:, None]
+        raw["residual"] = residual
+        raw["ranges"] = cumulative_ranges(p, residual, cell, n_cells).reshape(-1, k)
+        raw["variance"] = total(null_terms(p, w))
+    if "bias" in builtin and classes is None:
+        d = p - outcome
+        w2 = None if w is None else w * w
+        raw["s1"] = total(d if w is None else w * d)[:, 0]
+        raw["s2d"] = raw["s1"] if w is None else total(w2 * d)[:, 0]
+        d *= d
+        raw["s2dd"] = total(d if w is None else w2 * d)[:, 0]
+        raw["s2"] = raw["weight"] if w is None else total(w2)[:, 0]
+    return raw
+
+
+def _whole(raw, p, k):
+    """The sums of the whole population: the groups' added up, the ranges computed."""
+    out = {}
+    for name, v in raw.items():
+        if name == "residual":
+            continue
+        if name == "ranges":
+            v = cumulative_ranges(p, raw["residual"], None if k == 1 else _class_codes(k, p), k)
+            out[name] = v.reshape(1, k)
+        elif name == "bins":
+            out[name] = v.reshape(4, -1, k, v.shape[-1]).sum(axis=1).reshape(4, k, -1)
+        else:
+            out[name] = v.sum(axis=0, keepdims=True)
+    return out
+
+
+def _class_codes(k, p):
+    """The class of each pair of class-wise calibration (pairs are row-major)."""
+    return np.tile(np.arange(k, dtype=np.intp), p.shape[0] // k)
+
+
+def _columns(raw, k):
+    """The built-in columns from the sums of :func:`_sums` (or :func:`_whole`)."""
+    n, weight = raw["n"], raw["weight"]
+    cols = {"n": n, "weight": weight}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if "bins" in raw:
+            sums = raw["bins"]
+            gap = np.abs(sums[SUM_TRUE] - sums[SUM_PROBA]).sum(axis=1)
+            cols["ece"] = (gap / sums[COUNT].sum(axis=1)).reshape(-1, k).mean(axis=1)
+        if "ranges" in raw:
+            std = np.sqrt(raw["variance"]) / weight[:, None]
+            ecce = raw["ranges"] / weight[:, None]
             sigma = _sigma(ecce, std)
             pv = np.minimum(1.0, brownian_range_sf(sigma).min(axis=1) * k)
             cols["ecce"] = ecce.mean(axis=1)
             cols["ecce_sigma"] = sigma.max(axis=1)
             cols["pvalue"] = np.where(weight > 0, pv, np.nan)
-        if "bias" in builtin:
-            cols.update(_bias(p, outcome, w, classes, sample_codes, n.shape[0], weight, n))
+        if "s1" in raw:
+            bias = raw["s1"] / weight
+            # sum_i w_i^2 (d_i - bias)^2, with the n / (n - 1) correction of a sample
+            # variance
+            ss = raw["s2dd"] - 2.0 * bias * raw["s2d"] + bias * bias * raw["s2"]
+            ss = np.maximum(ss, 0.0)
+            se = np.sqrt(ss * n / np.maximum(n - 1, 1)) / weight
+            cols["bias"] = bias
+            cols["bias_se"] = np.where(n > 1, se, np.nan)
     return cols
-
-
-def _bias(p, outcome, w, classes, codes, n_groups, weight, n):
-    """Signed bias ``mean(p) - mean(y)`` (weighted) and the standard error of that mean
-    (binary and top-label calibration; NaN class-wise, where it is 0 by construction)."""
-    if classes is not None:
-        nan = np.full(n_groups, np.nan)
-        return {"bias": nan, "bias_se": nan.copy()}
-    d = p - outcome
-    wd = d if w is None else w * d
-    w2 = None if w is None else w * w
-    w2d = d if w is None else w2 * d
-    w2dd = d * d if w is None else w2 * d * d
-
-    def total(values):
-        if values is None:
-            return n.astype(np.float64)
-        if codes is None:
-            return np.array([float(values.sum())])
-        return np.bincount(codes, values, minlength=n_groups)
-
-    s1, s2 = total(wd), total(None if w is None else w2)
-    s2d, s2dd = total(w2d), total(w2dd)
-    bias = s1 / weight
-    # sum_i w_i^2 (d_i - bias)^2, with the n / (n - 1) correction of a sample variance
-    ss = np.maximum(s2dd - 2.0 * bias * s2d + bias * bias * s2, 0.0)
-    se = np.sqrt(ss * n / np.maximum(n - 1, 1)) / weight
-    se = np.where(n > 1, se, np.nan)
-    return {"bias": bias, "bias_se": se}
 
 
 def _as_metric_names(metrics):
@@ -308,8 +309,13 @@ def calibration_by_group(
         raise ValueError(f"groups holds the value {OVERALL!r}, the label of the overall row")
     n_groups = len(keys)
     p, outcome, w, classes, k = calibration_pairs(data, multiclass)
-    by = _table(p, outcome, w, classes, k, codes, n_groups, n_bins, builtin)
-    overall = _table(p, outcome, w, classes, k, None, 1, n_bins, builtin)
+    raw = _sums(p, outcome, w, classes, k, codes, n_groups, n_bins, builtin)
+    by = _columns(raw, k)
+    overall = _columns(_whole(raw, p, k), k)
+    if "bias" in builtin and classes is not None:  # 0 by construction class-wise
+        for cols in (by, overall):
+            nan = np.full(cols["n"].shape[0], np.nan)
+            cols["bias"], cols["bias_se"] = nan, nan.copy()
     small = by["n"] < min_group_size
     cols = {c: np.concatenate([by[c], overall[c]]) for c in by}
     if "bias" in builtin:
