@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 from scipy import stats
-from scipy.special import betaln, expit, ndtr
+from scipy.special import betaln, expit, gammaln, ndtr, stdtr
 from sklearn.utils import check_random_state
 
 from ..._core._validation import (
@@ -1034,8 +1034,10 @@ def _crps_standard_t(z, df):
     (Jordan, Krueger and Lerch 2019): ``z (2 F(z) - 1) + 2 f(z) (df + z^2) / (df - 1)
     - 2 sqrt(df) B(1/2, df - 1/2) / ((df - 1) B(1/2, df / 2)^2)``."""
     df = np.asarray(df, dtype=np.float64)
-    F = stats.t.cdf(z, df)
-    f = stats.t.pdf(z, df)
+    F = stdtr(df, z)
+    # density by scipy.special, without scipy.stats' argument handling
+    log_c = gammaln((df + 1.0) / 2.0) - gammaln(df / 2.0) - 0.5 * np.log(df * math.pi)
+    f = np.exp(log_c - (df + 1.0) / 2.0 * np.log1p(z * z / df))
     log_b = betaln(0.5, df - 0.5) - 2.0 * betaln(0.5, df / 2.0)
     spread = 2.0 * np.sqrt(df) * np.exp(log_b) / (df - 1.0)
     return z * (2.0 * F - 1.0) + 2.0 * f * (df + z * z) / (df - 1.0) - spread
