@@ -55,7 +55,7 @@ __all__ = [
 N_MOMENT_LEVELS = 1000
 #: levels of the same rule for a base of a location-scale family (computed once for
 #: every row)
-N_STANDARD_LEVELS = 1 << 16
+N_STANDARD_LEVELS = 1 << 14
 #: the levels of the base a recalibrated quantile may ask for: the smallest normal
 #: positive float and the largest float below 1
 _LOWEST = float(np.finfo(np.float64).tiny)
@@ -356,7 +356,7 @@ class RecalibratedDistribution(_Predictive):
     The mean, the variance and the CRPS have no closed form.  Each is the base's exact
     value plus the difference of the same midpoint rule applied to the recalibrated and
     to the base quantile functions at the levels :math:`u_k = (k + 1/2)/K`,
-    ``K = 1000`` (``K = 65536``, computed once for every row, when the base is a scipy
+    ``K = 1000`` (``K = 16384``, computed once for every row, when the base is a scipy
     location-scale family whose shape parameters are the same for every row, such as
     ``scipy.stats.norm(mean, std)``) (mean :math:`\frac1K\sum_k Q(u_k)`; CRPS
     :math:`\frac2K\sum_k (\mathbb 1\{y < Q(u_k)\} - u_k)(Q(u_k) - y)`, Laio and

@@ -416,7 +416,7 @@ def test_saturated_pit_values_keep_every_quantity_finite():
 
 
 def test_location_scale_rule_equals_the_row_by_row_rule():
-    # a scipy location-scale base takes the rule of 65,536 standard levels, computed
+    # a scipy location-scale base takes the rule of 16,384 standard levels, computed
     # once; the row-by-row rule of 1,000 levels (every other form) agrees with it
     mu, sigma, y = _data(300, seed=13, factor=1.6)
     base = stats.norm(loc=mu, scale=sigma)
