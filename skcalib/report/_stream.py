@@ -19,6 +19,7 @@ columns make a tuple.  Groups are reported sorted by key, followed by the overal
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from .._core._validation import check_classification_input
 from ..metrics._calibration._binned import curve_from_bin_stats
-from ..metrics._statistics import CalibrationStatistics, chunk_statistics
+from ..metrics._statistics import chunk_statistics
 from ..streaming import CalibrationAccumulator
 from ._io import (
     RENORMALIZE_TOLERANCE,
@@ -272,7 +273,16 @@ def _grow(st, n_groups):
     for name in st.summed_fields():
         a = getattr(st, name)
         fields[name] = np.concatenate([a, np.zeros((n_groups - a.shape[0], *a.shape[1:]), a.dtype)])
-    return CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
+    return _derived(st, fields)
+
+
+def _derived(st, fields):
+    """``st`` with the tables ``fields``, computed from its validated tables (empty groups
+    appended, groups selected or summed): valid by construction, so not validated again,
+    which would read every table of every group once more."""
+    out = copy.copy(st)  # a dataclass copy: no __post_init__
+    out.__dict__.update(fields)
+    return out
 
 
 #: groups of one call of ``chunk_statistics``: its tables have a cell per group and bin,
@@ -305,12 +315,15 @@ def _add_statistics(st, data, n_bins, g, n_groups):
 
 def _sum_groups(st, groups):
     """The statistics of the union of ``groups`` (one group)."""
+    if len(groups) == 1:  # one group: views of its tables
+        g = groups[0]
+        return _derived(st, {name: getattr(st, name)[g : g + 1] for name in st.summed_fields()})
     every = len(groups) == st.n_groups  # the overall row: no copy of the tables
     fields = {
         name: (getattr(st, name) if every else getattr(st, name)[groups]).sum(axis=0, keepdims=True)
         for name in st.summed_fields()
     }
-    return CalibrationStatistics(n_bins=st.n_bins, mode=st.mode, weighted=st.weighted, **fields)
+    return _derived(st, fields)
 
 
 _AT = re.compile(r"(y_proba\[)(\d+)((?:, \d+)?\])|(\b(?:row|index) )(\d+)")
@@ -562,11 +575,7 @@ class TableReport:
         codes, pos_index = self.data
         accs, groups = {}, {}
         for name, key, members in self.rows():
-            st = (
-                self.stats.group(members[0])
-                if len(members) == 1
-                else _sum_groups(self.stats, members)
-            )
+            st = _sum_groups(self.stats, members)
             acc = CalibrationAccumulator(n_bins=self.n_bins, labels=codes, pos_label=pos_index)
             acc._add(st, codes, pos_index, copy=False)
             accs[name], groups[name] = acc, key
