@@ -162,10 +162,6 @@ class _Figures:
         return f'<figure class="fig">{svg}{cap}</figure>'
 
 
-def _model_inputs(inputs, model):
-    return model_inputs(inputs, model)
-
-
 def _table(report, digits):
     head = ["model", "n"] + [c.header for c in report.columns]
     out = ['<div class="wide"><table class="metrics">', "<thead><tr>"]
@@ -199,7 +195,7 @@ def _canonical(inputs, model):
     vector becomes its two columns), ``labels=0..k-1`` and the positive column of a
     binary problem: with these, each metric gives the number of the report's table.
     """
-    kw = _model_inputs(inputs, model)
+    kw = model_inputs(inputs, model)
     data = check_classification_input(
         kw["y_true"],
         kw["y_proba"],
@@ -243,7 +239,11 @@ class _Context:
         self.figure = _Figures()
         self.cache = {}
 
-    def memo(self, key, compute):
+    def memo(self, what, report, inputs, model, compute):
+        """``compute()`` once per page for the same predictions (the sections of the
+        overall data and of each group share the arrays, not the report objects)."""
+        kw = model_inputs(inputs, model)
+        key = (what, report.n_bins, *(id(kw[k]) for k in ("y_true", "y_proba", "sample_weight")))
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
@@ -302,7 +302,7 @@ def _rejection_section(ctx, report, inputs):
     ax = fig.subplots()
     single = len(report.models) == 1
     for m in report.models:
-        kw = _model_inputs(inputs, m)
+        kw = model_inputs(inputs, m)
         y, p = kw.pop("y_true"), kw.pop("y_proba")
         RejectionDisplay.from_predictions(
             y, p, name=m, ax=ax, show_oracle=single, show_random=single, **kw
@@ -319,7 +319,7 @@ def _rejection_section(ctx, report, inputs):
 def _tests_section(ctx, report, inputs):
     rows, infinite = [], []
     for m in report.models:
-        kw = _model_inputs(inputs, m)
+        kw = model_inputs(inputs, m)
         y, p = kw.pop("y_true"), kw.pop("y_proba")
         cells = [_txt(m)]
         for func in (_metrics.spiegelhalter_test, _metrics.hosmer_lemeshow_test):
@@ -371,7 +371,7 @@ def _ci(ctx, report, inputs, m, key):
             **_kwargs_for(func, common, report.n_bins),
         )
 
-    return ctx.memo(("ci", id(report), m, key), compute)
+    return ctx.memo(("ci", key), report, inputs, m, compute)
 
 
 def _ci_text(ci, digits):
@@ -527,7 +527,7 @@ def _recalibrated(ctx, report, inputs, m):
             notes += [f"{m}, {type(cal).__name__}: {c}" for c in caught]
         return ece, nll, notes
 
-    return ctx.memo(("recal", id(report), m), compute)
+    return ctx.memo("recal", report, inputs, m, compute)
 
 
 def _recalibration_section(ctx, report, inputs):
@@ -605,8 +605,8 @@ def _section(ctx, report, inputs, heading=None):
 # ------------------------------------------------------------------------------ verdict
 def _same_rows(inputs, models):
     """Whether the models were evaluated on the same labels (a paired comparison)."""
-    ys = [np.asarray(_model_inputs(inputs, m)["y_true"]) for m in models]
-    ws = [_model_inputs(inputs, m)["sample_weight"] for m in models]
+    ys = [np.asarray(model_inputs(inputs, m)["y_true"]) for m in models]
+    ws = [model_inputs(inputs, m)["sample_weight"] for m in models]
     return all(y.shape == ys[0].shape and np.array_equal(y, ys[0]) for y in ys[1:]) and all(
         w is None for w in ws
     )
@@ -784,7 +784,7 @@ def _regroup(reports, inputs):
             if not streamed:
                 for k in ("y_true", "y_proba", "sample_weight"):
                     if k in merged_inputs:
-                        merged_inputs[k][m] = _model_inputs(inp, m)[k]
+                        merged_inputs[k][m] = model_inputs(inp, m)[k]
     for model, rows in members.items():
         r0, m0 = rows[0]
         if accs is not None:
@@ -799,7 +799,7 @@ def _regroup(reports, inputs):
 
             overall = report_from_accumulators({model: acc}, n_bins=base.n_bins)
         else:
-            parts = [_model_inputs(merged_inputs, m) for _, m in rows]
+            parts = [model_inputs(merged_inputs, m) for _, m in rows]
             y = np.concatenate([np.asarray(q["y_true"]) for q in parts])
             p = np.concatenate([np.asarray(q["y_proba"]) for q in parts])
             w = None
