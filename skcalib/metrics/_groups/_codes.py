@@ -26,6 +26,11 @@ def factorize(values):
     """``(codes, uniques)`` of one column: ``uniques[codes] == values``, uniques
     sorted where their values order (missing values last), else in order of first
     appearance."""
+    arr = np.asarray(values) if isinstance(values, np.ndarray) else None
+    if arr is not None and arr.dtype.kind in "biu" and arr.shape[0]:
+        fast = _factorize_small_ints(arr)
+        if fast is not None:
+            return fast
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is installed in the tests
@@ -57,6 +62,21 @@ def factorize(values):
             keys.append(v)
         codes[i] = c
     return codes, keys
+
+
+def _factorize_small_ints(arr):
+    """Codes of integers of a small range by counting (a lookup table of the values
+    present, in increasing order): linear time, no hashing; None for a wide range."""
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo > max(4 * arr.shape[0], 1 << 16):
+        return None
+    shifted = arr.astype(np.intp) - lo if lo else arr.astype(np.intp, copy=False)
+    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    lut = np.cumsum(present) - 1
+    uniques = np.flatnonzero(present) + lo
+    return lut[shifted].astype(np.intp, copy=False), [
+        arr.dtype.type(u).item() if arr.dtype.kind != "b" else bool(u) for u in uniques
+    ]
 
 
 def group_columns(groups, n_samples, name="groups"):
