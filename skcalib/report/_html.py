@@ -673,7 +673,7 @@ def _verdict_items(ctx, report, inputs):
                 )
             )
     items = [line]
-    gains = []
+    gains, after = [], []
     for m in models:
         r = _recalibrated(ctx, report, inputs, m)
         if r is not None:
@@ -682,6 +682,7 @@ def _verdict_items(ctx, report, inputs):
                 f"{_e(m)} {_e(_fmt(e0, d))} &rarr; {_e(_fmt(e_t, d))} (temperature scaling), "
                 f"{_e(_fmt(e_i, d))} (isotonic)"
             )
+            after += [(e_t, m, "temperature scaling"), (e_i, m, "isotonic calibration")]
     if gains:
         items.append(
             "Recalibration, ECE before &rarr; after: "
@@ -689,6 +690,20 @@ def _verdict_items(ctx, report, inputs):
             + f". These are in-sample estimates: each recalibrator is cross-fitted ({N_FOLDS} "
             "folds) on these same predictions, not measured on a separate test set."
         )
+    finite = [a for a in after if not math.isnan(a[0])]
+    if len(models) > 1 and finite:
+        value, m, how = min(finite)
+        if m != best and value < ece[best]:
+            acc = report.values[m].get("accuracy")
+            kept = " (temperature scaling keeps its predicted classes)" * (
+                how == "temperature scaling"
+            )
+            items.append(
+                f"Worth trying: <b>{_e(m)}</b> with {how} would be the best calibrated "
+                f"(ECE {_e(_fmt(value, d))}, in-sample estimate), with accuracy "
+                f"{_e(_fmt(acc, d))}{kept} against {_e(_fmt(report.values[best]['accuracy'], d))}"
+                f" for {_e(best)}."
+            )
     return items
 
 

@@ -264,6 +264,8 @@ def test_demo_html(demo_html):
     verdict = text[text.index('id="verdict"') : text.index("</section>")]
     assert "<b>breast_cancer</b>: best calibrated:" in verdict
     assert "<b>digits</b>: best calibrated: <b>LogisticRegression</b>" in verdict
+    # the forest, more accurate but over-confident, is the best after temperature scaling
+    assert "Worth trying: <b>RandomForestClassifier</b> with temperature scaling" in verdict
 
 
 def _summary(page):
