@@ -1258,7 +1258,8 @@ def write_html(
     bootstrap interval, how much lower its ECE is than the runner-up's (with a paired
     bootstrap interval when both were evaluated on the same rows), and what cross-fitted
     temperature scaling and isotonic calibration would do to each model's ECE
-    (in-sample estimates, labelled so).  Then, for each report (one section each, e.g.
+    (in-sample estimates, labelled so), and which model would then be the best
+    calibrated when it is another one.  Then, for each report (one section each, e.g.
     one per dataset):
 
     * the metrics table (the numbers of the printed table);
