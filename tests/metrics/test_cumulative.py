@@ -230,9 +230,13 @@ def test_packed_order_is_exact(n_groups):
     p[50:100] = 1.0
     p[100:200] = rng.random(100)
     codes = rng.integers(0, min(n_groups, 5), n) if n_groups > 1 else None
-    order, sorted_codes = packed_order(p, codes, n_groups)
+    order, sorted_codes, last = packed_order(p, codes, n_groups)
     assert sorted(order.tolist()) == list(range(n))
     key = p[order] + 0.0
+    ends = np.append(np.diff(key) != 0, True)
+    if codes is not None:
+        ends[:-1] |= np.diff(codes[order]) != 0
+    np.testing.assert_array_equal(last, ends)
     if codes is None:
         assert sorted_codes is None
         assert np.all(np.diff(key) >= 0)

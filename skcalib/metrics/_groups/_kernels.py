@@ -21,7 +21,6 @@ __all__ = [
     "null_terms",
     "null_variances",
     "packed_order",
-    "proba_order",
     "sorted_runs",
 ]
 
@@ -58,12 +57,6 @@ def calibration_pairs(data, multiclass):
     return P.ravel(), onehot.ravel(), weight, classes, k
 
 
-def proba_order(p):
-    """Indices that sort ``p`` in increasing order (tied values in any order: the
-    statistics below are read at the ends of runs of ties only)."""
-    return np.argsort(p)
-
-
 def code_dtype(n_groups):
     """The smallest unsigned type of the codes: numpy sorts 8- and 16-bit integers
     stably by radix sort, in linear time."""
@@ -73,33 +66,47 @@ def code_dtype(n_groups):
 
 
 def packed_order(p, codes=None, n_groups=1):
-    """Indices that sort the pairs by ``(codes, p)`` (ties of both in any order), and
-    the sorted codes.
+    """Indices that sort the pairs by ``(codes, p)`` (ties of both in any order), the
+    sorted codes, and where each run of equal ``(code, p)`` ends.
 
     One ``np.sort`` of unsigned 64-bit keys, which numpy sorts many times faster than
     it argsorts floats: each key packs the group code (high bits), the leading bits of
     the probability's IEEE-754 pattern (which orders non-negative floats as integers),
     and the row index (low bits).  Pairs whose truncated probabilities collide are then
     re-sorted exactly by their full probabilities (a lexicographic sort of those few
-    rows only), so the order is exact.  Falls back to a lexicographic sort when the
-    index and the codes leave fewer than 20 bits for the probability.
+    rows only), so the order is exact; the ends of the runs are read from the keys,
+    and from the probabilities of the colliding rows only.  Falls back to a
+    lexicographic sort when the index and the codes leave fewer than 20 bits for the
+    probability.
 
     Returns
     -------
     order : intp ndarray of shape (n,)
     sorted_codes : ndarray of shape (n,) or None
         ``codes[order]`` (None without codes).
+    last : bool ndarray of shape (n,)
+        Whether position ``j`` of the order ends a run of equal code and probability.
     """
     n = p.shape[0]
     idx_bits = max(1, (n - 1).bit_length())
     code_bits = 0 if codes is None else max(1, (n_groups - 1).bit_length())
     p_bits = min(62, 64 - idx_bits - code_bits)
+    last = np.empty(n, dtype=bool)
+    if n:
+        last[-1] = True
     if p_bits < 20:
         keys = (p,) if codes is None else (p, codes)
         order = np.lexsort(keys)
-        return order, None if codes is None else codes[order]
+        ps = p[order] + 0.0
+        np.not_equal(ps[1:], ps[:-1], out=last[:-1])
+        sorted_codes = None
+        if codes is not None:
+            sorted_codes = codes[order]
+            last[:-1] |= sorted_codes[1:] != sorted_codes[:-1]
+        return order, sorted_codes, last
     bits = (p + 0.0).view(np.uint64)  # + 0.0: -0.0 becomes 0.0
     key = bits >> np.uint64(62 - p_bits)
+    del bits
     key <<= np.uint64(idx_bits)
     key |= np.arange(n, dtype=np.uint64)
     if codes is not None:
@@ -107,29 +114,31 @@ def packed_order(p, codes=None, n_groups=1):
     key.sort()
     order = (key & np.uint64((1 << idx_bits) - 1)).astype(np.intp)
     key >>= np.uint64(idx_bits)  # the bucket: code and truncated probability
-    same = key[1:] == key[:-1]
-    if same.any():
+    np.not_equal(key[1:], key[:-1], out=last[:-1])
+    collide = np.flatnonzero(~last[:-1])
+    if collide.shape[0]:
         member = np.zeros(n, dtype=bool)
-        member[:-1] = same
-        member[1:] |= same
+        member[collide] = True
+        member[collide + 1] = True
         pos = np.flatnonzero(member)
         rows = order[pos]
         order[pos] = rows[np.lexsort((p[rows], key[pos]))]
+        # within a bucket, a run ends where the full probability changes
+        last[collide] = (p[order[collide + 1]] + 0.0) != (p[order[collide]] + 0.0)
     sorted_codes = None
     if codes is not None:
         sorted_codes = key >> np.uint64(p_bits)
-    return order, sorted_codes
+    return order, sorted_codes, last
 
 
 def sorted_runs(p):
-    """``(order, run)``: the indices that sort ``p`` (:func:`proba_order`) and, in that
+    """``(order, run)``: the indices that sort ``p`` (:func:`packed_order`) and, in that
     order, the index of each value's run of tied values (non-decreasing from 0)."""
-    order, _ = packed_order(p)
-    ps = p[order]
-    new_run = np.empty(ps.shape[0], dtype=bool)
-    if ps.shape[0]:
+    order, _, last = packed_order(p)
+    new_run = np.empty(p.shape[0], dtype=bool)
+    if p.shape[0]:
         new_run[0] = False
-        np.not_equal(ps[1:], ps[:-1], out=new_run[1:])
+        new_run[1:] = last[:-1]
     return order, np.cumsum(new_run)
 
 
@@ -225,14 +234,9 @@ def cumulative_ranges(p, residual, codes=None, n_groups=1):
     out = np.zeros(n_groups)
     if n == 0:
         return out
-    order, sorted_codes = packed_order(p, codes, n_groups)
-    ps = p[order]
+    order, sorted_codes, last = packed_order(p, codes, n_groups)
     cs = np.cumsum(residual[order])
     del order
-    last = np.empty(n, dtype=bool)
-    last[-1] = True
-    np.not_equal(ps[1:], ps[:-1], out=last[:-1])
-    del ps
     if sorted_codes is None:
         v = cs[last]
         out[0] = max(float(v.max()), 0.0) - min(float(v.min()), 0.0)
@@ -240,7 +244,6 @@ def cumulative_ranges(p, residual, codes=None, n_groups=1):
     first = np.empty(n, dtype=bool)
     first[0] = True
     np.not_equal(sorted_codes[1:], sorted_codes[:-1], out=first[1:])
-    last[:-1] |= first[1:]
     starts = np.flatnonzero(first)
     del first
     base = np.zeros(starts.shape[0])
