@@ -683,3 +683,35 @@ def test_by_sections_with_a_model_column(tmp_path):
     # the verdict compares the models overall (different rows: no paired interval)
     verdict = text[text.index('id="verdict"') : text.index("</section>")]
     assert "best calibrated" in verdict and "paired" not in verdict
+
+
+def test_grouped_report_object(tmp_path):
+    """A report that carries ``groups`` (row name -> group key, None for the overall
+    rows) and ``group_columns`` is drawn as one grouped page from its own rows: the
+    overall row is the report's, not recomputed."""
+    rng = np.random.default_rng(8)
+    sizes = {"r=a": 120, "r=b": 180}
+    y, proba = {}, {}
+    for name, n in sizes.items():
+        p = rng.uniform(size=n)
+        y[name], proba[name] = (rng.uniform(size=n) < p).astype(int), p
+    y["overall"] = np.concatenate([y[k] for k in sizes])
+    proba["overall"] = np.concatenate([proba[k] for k in sizes])
+    report = calibration_report(y, proba, n_bins=10, title="t")
+    report.groups = {"r=a": ("a",), "r=b": ("b",), "overall": None}
+    report.group_columns = ["r"]
+    text, page = parse(
+        write_html(report, tmp_path / "g.html", inputs={"y_true": y, "y_proba": proba})
+    )
+    check_self_contained(text, page, grouped=True)
+    heads, rows = _summary(page)
+    assert sorted(r["group"]["text"] for r in rows) == list(sizes)
+    for r in rows:
+        assert (
+            r["ECE"]["text"]
+            == f"{report.values[r['group']['text']]['expected_calibration_error']:.4f}"
+        )
+    overall_table = metrics_tables(page)[0]
+    assert [c["text"] for c in overall_table[1][:2]] == ["overall", "300"]
+    assert "300 (samples" in text  # the groups' rows, counted once
+    assert "ECE of every group: r" in text  # categories: no trend
