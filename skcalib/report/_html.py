@@ -1033,14 +1033,10 @@ def _grouped_body(ctx, report, inputs):
         summary,
         "</section>",
     ]
-    out.append(
-        _section(
-            ctx,
-            _subreport(report, overall, report.title),
-            _subinputs(inputs, overall),
-            heading=f"All {len(worst)} groups together",
-        )
-    )
+    if overall:  # the overall rows of the report (one per model)
+        sub = _subreport(report, overall, report.title)
+        heading = f"All {len(worst)} groups together"
+        out.append(_section(ctx, sub, _subinputs(inputs, overall), heading=heading))
     rest = len(worst) - len(detailed)
     out.append(
         f'<h2>The {len(detailed)} worst groups</h2><p class="note">The {len(detailed)} '
@@ -1053,12 +1049,14 @@ def _grouped_body(ctx, report, inputs):
         sub = _subreport(report, names, g)
         out.append(_section(ctx, sub, _subinputs(inputs, names)))
     # the verdict: the overall data's and the groups'
-    over = _subreport(report, overall, "All data")
-    items = _verdict_items(ctx, over, _subinputs(inputs, overall))
+    items = []
+    if overall:
+        over = _subreport(report, overall, "All data")
+        items = _verdict_items(ctx, over, _subinputs(inputs, overall))
     g0 = rows[order[0]]
     st0 = stats[order[0]]
     ece_text = _ci_text(st0["ci"], d) if "ci" in st0 else _fmt(st0["ece"], d)
-    finite = [s["ece"] for s in stats if not math.isnan(s["ece"])]
+    finite = [s["ece"] for s in stats if not math.isnan(s["ece"])] or [math.nan]
     items.append(
         f"Across the {len(worst)} groups of {_e(column)}, the ECE goes from "
         f"{_e(_fmt(min(finite), d))} to {_e(_fmt(max(finite), d))} (median "
