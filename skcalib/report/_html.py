@@ -1039,8 +1039,12 @@ def _grouped_body(ctx, report, inputs):
         out.append(_section(ctx, sub, _subinputs(inputs, overall), heading=heading))
     rest = len(worst) - len(detailed)
     out.append(
-        f'<h2>The {len(detailed)} worst groups</h2><p class="note">The {len(detailed)} '
-        f"groups with the highest ECE, in detail"
+        (
+            f'<h2>The {len(detailed)} worst groups</h2><p class="note">The {len(detailed)} '
+            "groups with the highest ECE, in detail"
+            if len(detailed) > 1
+            else '<h2>The worst group</h2><p class="note">The group with the highest ECE, in detail'
+        )
         + (f"; the other {rest} are in the summary table above." if rest else ".")
         + "</p>"
     )
