@@ -222,9 +222,10 @@ def calibration_by_group(
     Every number of a group equals the function named above called on the group's
     rows (with ``labels`` fixed to the classes of the whole data).  All groups are
     computed in one pass: one counting pass for the binned sums of every group, one
-    sort by probability and one radix sort by group code for the cumulative sums, and
-    weighted counts for the rest; no loop over groups (the callables of ``metrics``
-    excepted, which are called on each group's rows).
+    sort by (group, probability) for the cumulative sums (and one by probability for
+    the overall row), and weighted counts for the rest; the overall row's other
+    numbers are the groups' sums added up.  There is no loop over groups (the
+    callables of ``metrics`` excepted, which are called on each group's rows).
 
     Parameters
     ----------
