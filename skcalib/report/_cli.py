@@ -217,8 +217,61 @@ def add_report_parser(subparsers):
         help="compute the report of a Parquet dataset on a local Dask cluster started for "
         "it, one worker process per core (needs skcalib[dask])",
     )
+    _add_regression_options(p)
     p.set_defaults(func=run_report, _parser=p)
     return p
+
+
+def _coverage(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a coverage in (0, 1), got {text!r}")
+    return value
+
+
+def _add_regression_options(p):
+    g = p.add_argument_group(
+        "regression predictions",
+        "a table of observed values (the label column) and predictive distributions: "
+        "'mean' and 'std' columns (Normal), quantile columns 'q0.05', 'q0.5', ... or "
+        "'lower' and 'upper' interval columns; detected from the column names when "
+        "unambiguous",
+    )
+    g.add_argument(
+        "--regression",
+        action="store_true",
+        help="report CRPS, log score, miscalibration area, interval coverage and width, "
+        "sharpness and ENCE of regression predictions",
+    )
+    g.add_argument(
+        "--mean-col",
+        metavar="COL",
+        default=None,
+        help='mean column of Normal predictions (default: "mean")',
+    )
+    g.add_argument(
+        "--std-col",
+        metavar="COL",
+        default=None,
+        help='standard-deviation column of Normal predictions (default: "std")',
+    )
+    g.add_argument(
+        "--quantile-cols",
+        metavar="A,B,...",
+        default=None,
+        help="quantile columns, each named by its level ('q0.05' or '0.05')",
+    )
+    g.add_argument(
+        "--interval-cols",
+        metavar="LOWER,UPPER",
+        default=None,
+        help="lower and upper bounds of central prediction intervals (with --coverage)",
+    )
+    g.add_argument("--coverage", metavar="C", type=_coverage, default=None,
+                   help="nominal coverage of the interval columns, e.g. 0.9")  # fmt: skip
 
 
 def _error(message, stream=None):
@@ -251,6 +304,10 @@ def run_report(args):
             "ship with scikit-learn,\nevaluated on the other 25%.\n"
         )
     else:
+        from ._regression import run_regression_report, wants_regression
+
+        if wants_regression(args):
+            return run_regression_report(args)
         src = args.predictions
         proba_cols = None
         if args.proba_cols is not None:
