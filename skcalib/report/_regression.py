@@ -94,7 +94,7 @@ class RegressionSpec:
     def describe(self):
         cols = ", ".join(self.columns)
         if self.form == "normal":
-            return f"Normal predictive distributions (mean, std: {cols})"
+            return f"Normal predictive distributions (mean, std columns: {cols})"
         if self.form == "quantiles":
             return f"predictive quantiles at {len(self.columns)} levels ({cols})"
         return f"central {self.coverage:g} prediction intervals ({cols})"
@@ -357,11 +357,16 @@ class RegressionReport:
 
     def notes(self):
         """The sentences printed below the table."""
-        out = [
-            "Lower is better, except coverage: it should be near its nominal level "
-            f"(cov50: 0.5, cov90: 0.9). MA: {N_LEVELS}-level central-interval curve; "
-            "CRPS of quantiles: the pinball approximation."
-        ]
+        cov = ", ".join(f"{c.header}: {c.key.rsplit('_', 1)[1]}" for c in self.columns
+                        if c.key.startswith("interval_coverage_"))  # fmt: skip
+        out = [f"Lower is better, except coverage: it should be near its nominal level ({cov})."]
+        if self.spec.form != "interval":
+            out.append(f"MA: the {N_LEVELS}-level central-interval calibration curve.")
+        if self.spec.form == "quantiles":
+            out.append(
+                "CRPS: the pinball approximation; the log score is infinite where an "
+                "observation lies outside the support of the linearly extended quantiles."
+            )
         undefined = {
             "interval": "An interval gives no distribution: CRPS, log score, MA, sharpness "
             "and ENCE are n/a, and only its own coverage is kept.",
