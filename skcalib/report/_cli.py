@@ -284,6 +284,8 @@ def run_report(args):
     """Run ``skcalib report`` for parsed arguments; return the exit status."""
     if args.demo and args.predictions is not None:
         args._parser.error("give either a predictions file or --demo, not both")
+    if args.demo and args.regression:
+        args._parser.error("--demo reports classifiers; --regression needs a predictions file")
     if not args.demo and args.predictions is None:
         args._parser.error(
             "give a predictions file (.csv, .parquet, .npz), a directory of .parquet files, "

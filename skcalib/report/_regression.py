@@ -421,6 +421,7 @@ class RegressionTableReport:
         self.accs = {}
         self.sample = {}  # group code -> (y, arrays) of its first PLOT_ROWS rows
         self.keep = [] if keep_rows else None
+        self.head = []  # (y, arrays, group codes) of the first PLOT_ROWS rows
         self.n_rows = 0
 
     @property
@@ -444,6 +445,12 @@ class RegressionTableReport:
                     progress.update(batch.num_rows)
         except pa.ArrowException as exc:
             raise PredictionsFileError(f"not a readable table: {one_line(exc)}") from exc
+        except PredictionsFileError as exc:  # the reader's words for a non-numeric cell
+            msg = str(exc)
+            if not msg.startswith("probability column"):
+                raise
+            msg = msg.replace("probability column", "column", 1).split(" (name the")[0]
+            raise PredictionsFileError(msg) from exc
         if self.n_rows == 0:
             raise PredictionsFileError(
                 "the file has a header but no data rows"
@@ -490,6 +497,9 @@ class RegressionTableReport:
                 self.sample[code] = new
         if self.keep is not None:
             self.keep.append((y, arrays, g))
+        if self.n_rows < PLOT_ROWS:  # the first rows of the table, for the overall rows
+            k = PLOT_ROWS - self.n_rows
+            self.head.append((y[:k], [a[:k] for a in arrays], None if g is None else g[:k]))
         self.n_rows += batch.num_rows
 
     def _ence(self, members):
@@ -510,6 +520,20 @@ class RegressionTableReport:
         except ValueError:
             return math.nan
 
+    def _sample(self, key, members):
+        """The rows drawn for a row of the table: a group's first rows, or an overall
+        row's rows among the first rows of the table."""
+        if key is not None or len(members) == 1:
+            return self.sample[members[0]]
+        y = np.concatenate([h[0] for h in self.head])
+        arrays = [
+            np.concatenate([h[1][j] for h in self.head]) for j in range(len(self.spec.columns))
+        ]
+        if self.head[0][2] is not None:
+            rows = np.isin(np.concatenate([h[2] for h in self.head]), members)
+            y, arrays = y[rows], [a[rows] for a in arrays]
+        return y, arrays
+
     def report(self):
         """The :class:`RegressionReport` of the rows read."""
         models, values, n, curves, groups, samples = [], {}, {}, {}, {}, {}
@@ -524,11 +548,7 @@ class RegressionTableReport:
             values[name], n[name], groups[name] = out, out["n_samples"], key
             if self.spec.form != "interval":
                 curves[name] = acc.regression_calibration_curve(kind="interval")
-            ys = [self.sample[m][0] for m in members if m in self.sample]
-            cols = [[self.sample[m][1][j] for m in members if m in self.sample]
-                    for j in range(len(self.spec.columns))]  # fmt: skip
-            samples[name] = (np.concatenate(ys)[:PLOT_ROWS],
-                             [np.concatenate(c)[:PLOT_ROWS] for c in cols])  # fmt: skip
+            samples[name] = self._sample(key, members)
         report = RegressionReport(
             title=self.table.title, models=models,
             columns=regression_columns(self.coverages, streamed=self.keep is None),
@@ -595,7 +615,7 @@ def interval_figure(report, coverage=0.9):
             y[order], center[order], lo[order], hi[order], coverage=c,
             observed_coverage=report.values[m].get(f"interval_coverage_{c:g}"),
         ).plot(ax=ax)  # fmt: skip
-        ax.set_title(f"{m}: first {y.shape[0]} rows", fontsize=10)
+        ax.set_title(f"{m}: {y.shape[0]} rows", fontsize=10)
     return fig
 
 
@@ -646,8 +666,10 @@ def render_regression_html(report, *, source=None, command=None, digits=4):
     body.append(
         figures(
             interval_figure(report), "prediction intervals",
-            f"Central {c:g} intervals of the first {PLOT_ROWS} rows of each row of the table "
-            "(at most), ordered by prediction; the coverage in the legend is that of all rows.",
+            f"Central {c:g} intervals of the first rows read (at most {PLOT_ROWS} per row of "
+            "the table; an overall row: its rows among the first "
+            f"{PLOT_ROWS} of the file), ordered by prediction; the coverage in the legend is "
+            "that of all its rows.",
         )
     )  # fmt: skip
     body.append("</section>")

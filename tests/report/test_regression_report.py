@@ -231,3 +231,27 @@ def test_html_section_and_json(tmp_path, data):
     res = M.regression_calibration_curve(sub["y"], stats.norm(sub["mean"], sub["std"]))
     np.testing.assert_allclose(curve["observed"], res.observed, rtol=0, atol=1e-15)
     assert os.path.exists(tmp_path / "o" / "regression_calibration_p.png")
+
+
+def test_plot_rows_and_messages(tmp_path, data):
+    from skcalib.report._io import open_table
+    from skcalib.report._regression import PLOT_ROWS, RegressionTableReport
+
+    write_parquet(tmp_path / "p.parquet", data, rows=100)
+    table = open_table(str(tmp_path / "p.parquet"))
+    run_ = RegressionTableReport(table, regression_spec(table.names), by=["region"]).run()
+    report = run_.report()
+    # the overall row draws the first rows of the table, a group its own first rows
+    y, (mean, std) = report.samples["overall"]
+    np.testing.assert_array_equal(y, data["y"][:PLOT_ROWS])
+    np.testing.assert_array_equal(std, data["std"][:PLOT_ROWS])
+    in_a = np.array([v == "a" for v in data["region"]])
+    np.testing.assert_array_equal(report.samples["region=a"][0], data["y"][in_a][:PLOT_ROWS])
+    assert report.curves["overall"].observed.shape == (100,)
+    rc, _, err = run(["report", "--demo", "--regression"])
+    assert rc == 2 and "--regression needs a predictions file" in err
+    path = tmp_path / "bad.csv"
+    path.write_text("y,mean,std\n1.0,0.0,abc\n")
+    rc, _, err = run(["report", str(path)])
+    assert rc == 2 and "column 'std' is not numeric: 'abc' at line 2" in err
+    assert "probability" not in err
