@@ -309,7 +309,7 @@ def run_report(args):
         from ._regression import run_regression_report, wants_regression
 
         if wants_regression(args):
-            return run_regression_report(args)
+            return run_regression_report(args, error=_error, message=_message, slug=_slug)
         src = args.predictions
         proba_cols = None
         if args.proba_cols is not None:

@@ -761,10 +761,15 @@ def regression_report(src, args, progress=None):
     return run.run(progress).report()
 
 
-def run_regression_report(args):
-    """Run ``skcalib report`` on regression predictions; return the exit status."""
-    from ._cli import _error, _message, _slug
+def run_regression_report(args, *, error, message, slug):
+    """Run ``skcalib report`` on regression predictions; return the exit status.
+
+    ``error``, ``message`` and ``slug`` are the command's helpers (print an error line
+    and return the status 2; an exception's text; a file-name part of a title).
+    """
     from ._progress import Progress
+
+    _error, _message, _slug = error, message, slug
 
     if args.demo:
         args._parser.error("--demo reports classifiers; it does not take --regression")
