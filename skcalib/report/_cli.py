@@ -45,6 +45,9 @@ predictions file formats:
                    pyarrow (pip install 'skcalib[parquet]'): files, directories, globs.
   .npz             arrays y_true (n_samples,) and y_proba ((n_samples,) or
                    (n_samples, n_classes)), optionally labels (classes in column order).
+  regression       .csv / .parquet with the observed value in the label column and
+                   'mean'/'std', 'q0.05', 'q0.5', ... or 'lower'/'upper' columns (see
+                   the regression options above).
 
 exit status: 0 on success, 2 for a bad command line or an unusable predictions file (one
 line on stderr starting with "skcalib: error:").
@@ -52,6 +55,7 @@ line on stderr starting with "skcalib: error:").
 examples:
   skcalib report --demo
   skcalib report predictions.csv --label-col target --out results/
+  skcalib report regression.parquet --regression --by region --html report.html
 """
 
 

@@ -145,6 +145,17 @@ def regression_spec(
     or ``lower`` and ``upper`` columns.  Several forms found, or none (when
     ``required``), is a :class:`~skcalib.report._io.PredictionsFileError` naming the
     columns; with ``required=False`` None is returned when there is no form or several.
+
+    Examples
+    --------
+    >>> from skcalib.report._regression import regression_spec
+    >>> spec = regression_spec(["y", "q0.9", "q0.1", "q0.5", "region"])
+    >>> spec.form, spec.columns, spec.levels.tolist()
+    ('quantiles', ['q0.1', 'q0.5', 'q0.9'], [0.1, 0.5, 0.9])
+    >>> regression_spec(["y", "lower", "upper"], coverage=0.8).describe()
+    'central 0.8 prediction intervals (lower, upper)'
+    >>> regression_spec(["y", "mean", "std", "lower", "upper"], required=False) is None
+    True
     """
     names = list(names)
     free = [c for c in names if c not in set(reserved) and c != label_col]
