@@ -1,6 +1,7 @@
 """``skcalib report`` on regression predictions: numbers, streaming, detection, errors, HTML."""
 
 import csv
+import importlib.util
 import io
 import json
 import math
@@ -159,6 +160,15 @@ def test_interval_columns_need_coverage(tmp_path, data):
     assert float(row["mean_interval_width_0.8"]) == pytest.approx(np.mean(hi - lo), rel=1e-12)
     for k in ("crps", "log_score", "miscalibration_area", "sharpness"):
         assert row[k] == ""  # not defined for intervals
+    if importlib.util.find_spec("matplotlib") is not None:
+        page = tmp_path / "i.html"
+        rc, _, err = run(
+            ["report", str(tmp_path / "i.csv"), "--coverage", "0.8", "--html", str(page)]
+        )
+        assert rc == 0, err
+        text = page.read_text(encoding="utf-8")
+        assert text.count("<svg") == 1 and "No calibration curve" in text
+        assert "Central 0.8 intervals" in text
 
 
 def test_named_columns_and_errors(tmp_path, data):
