@@ -15,7 +15,7 @@ import numpy as np
 from ._io import PredictionsFileError, open_table, read_npz, renormalize
 from ._progress import Progress
 from ._report import calibration_report
-from ._stream import TableReport, _show
+from ._stream import TableReport
 
 __all__ = ["add_report_parser", "run_report"]
 
@@ -357,10 +357,10 @@ def _write_html(reports, args):
         return _error("--html needs matplotlib (pip install matplotlib)")
     inputs = getattr(args, "_html_inputs", None)
     source = "--demo: scikit-learn's breast_cancer and digits" if args.demo else args.predictions
-    if args.by:
-        reports, inputs = by_sections(
-            reports, inputs, by=_split(args.by), has_model_col=args.model_col is not None
-        )
+    if args.by and args.model_col is not None:  # the model column names the rows of a group
+        by = _split(args.by)
+        for r in reports:
+            r.group_columns = by
     try:
         os.makedirs(os.path.dirname(os.path.abspath(args.html)), exist_ok=True)
         write_html(
@@ -469,58 +469,6 @@ def _csv_value(v):
     if isinstance(v, float):
         return "" if math.isnan(v) else repr(v)
     return str(v)
-
-
-def by_sections(reports, inputs, *, by, has_model_col):
-    """Split each report of ``--by`` rows into one report per group, for the HTML page.
-
-    The rows are named ``"col=value, ..., model"`` (the model last, with a model column):
-    the rows of one group share the ``--by`` part; without a model column each row is a
-    group.  The sub-reports share the numbers, curves and predictions of the report
-    (nothing is recomputed).
-    """
-    from ._report import CalibrationReport
-
-    if inputs is None:
-        inputs = [None] * len(reports)
-    out_reports, out_inputs = [], []
-    for r, inp in zip(reports, inputs, strict=True):
-        groups = {}
-        keys = getattr(r, "groups", None) or {}
-        for m in r.models:
-            key = keys.get(m, m)
-            if key is None:  # an overall row
-                continue
-            if isinstance(key, tuple):
-                part = key[: len(by)] if has_model_col else key
-                key = ", ".join(f"{c}={_show(v)}" for c, v in zip(by, part, strict=False))
-            groups.setdefault(key, []).append(m)
-        for key, models in groups.items():
-            sub = CalibrationReport(
-                title=f"{r.title}: {key}" if r.title else key,
-                models=models,
-                columns=r.columns,
-                values={m: r.values[m] for m in models},
-                n_samples={m: r.n_samples[m] for m in models},
-                classes={m: r.classes[m] for m in models},
-                positive_class={m: r.positive_class[m] for m in models},
-                curves={m: r.curves[m] for m in models},
-                n_bins=r.n_bins,
-            )
-            accs = getattr(r, "_accumulators", None)
-            if accs is not None:
-                sub._accumulators = {m: accs[m] for m in models}
-            out_reports.append(sub)
-            if inp is None:
-                out_inputs.append(None)
-                continue
-            sub_inp = dict(inp)
-            for k in ("y_true", "y_proba", "sample_weight"):
-                v = inp.get(k)
-                if isinstance(v, dict):
-                    sub_inp[k] = {m: v[m] for m in models}
-            out_inputs.append(sub_inp)
-    return out_reports, out_inputs
 
 
 def write_outputs(

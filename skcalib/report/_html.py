@@ -10,7 +10,6 @@ group and class names, file names, the command line) is escaped with
 
 from __future__ import annotations
 
-import copy
 import html
 import io
 import math
@@ -33,7 +32,8 @@ from ._figures import (
     model_inputs,
     reliability_figure,
 )
-from ._report import CalibrationReport, calibration_report
+from ._report import CalibrationReport
+from ._stream import _show
 
 __all__ = ["render_html", "write_html"]
 
@@ -745,102 +745,6 @@ def _subinputs(inputs, models):
     return out
 
 
-_GROUP_TITLE = re.compile(r"^(?:(?P<prefix>.*?): )?(?P<key>[^=:,]+=.*)$", re.S)
-
-
-def _regroup(reports, inputs):
-    """One report with ``groups`` from the one-report-per-group list of ``--by`` pages.
-
-    Each report's title is ``"[data set: ]col=value[, col=value]"`` and its rows are the
-    group (``"col=value"``) or its models (``"col=value, model"``).  The overall rows (one
-    per model) are computed here: from the concatenated predictions, or by merging the
-    accumulators of streamed groups.  None when the reports are not groups.
-    """
-    found = [_GROUP_TITLE.match(r.title or "") for r in reports]
-    if len(reports) < 2 or not all(found):
-        return None
-    if len({f["prefix"] for f in found}) != 1:
-        return None
-    cols = [part.split("=", 1)[0] for part in found[0]["key"].split(", ") if "=" in part]
-    base = reports[0]
-    names, groups, members = [], {}, {}
-    for r, f in zip(reports, found, strict=True):
-        key = f["key"]
-        values = tuple(part.split("=", 1)[1] for part in key.split(", ")[: len(cols)])
-        for m in r.models:
-            model = m[len(key) + 2 :] if m.startswith(key + ", ") else None
-            names.append(m)
-            groups[m] = values if model is None else (*values, model)
-            members.setdefault(model or "overall", []).append((r, m))
-    merged = CalibrationReport(
-        title=found[0]["prefix"],
-        models=list(names),
-        columns=base.columns,
-        values={},
-        n_samples={},
-        classes={},
-        positive_class={},
-        curves={},
-        n_bins=base.n_bins,
-    )
-    accs = {} if getattr(base, "_accumulators", None) is not None else None
-    streamed = inputs[0] is None
-    if not streamed:
-        merged_inputs = {k: v for k, v in inputs[0].items() if not isinstance(v, Mapping)}
-        for k in ("y_true", "y_proba", "sample_weight"):
-            if isinstance(inputs[0].get(k), Mapping):
-                merged_inputs[k] = {}
-    for r, inp in zip(reports, inputs, strict=True):
-        for m in r.models:
-            for attr in ("values", "n_samples", "classes", "positive_class", "curves"):
-                getattr(merged, attr)[m] = getattr(r, attr)[m]
-            if accs is not None:
-                accs[m] = r._accumulators[m]
-            if not streamed:
-                for k in ("y_true", "y_proba", "sample_weight"):
-                    if k in merged_inputs:
-                        merged_inputs[k][m] = model_inputs(inp, m)[k]
-    for model, rows in members.items():
-        r0, m0 = rows[0]
-        if accs is not None:
-            acc = copy.deepcopy(r0._accumulators[m0])
-            for r, m in rows[1:]:
-                acc.merge(r._accumulators[m])
-            accs[model] = acc
-        if streamed:
-            if accs is None:
-                return None
-            from ._stream import report_from_accumulators
-
-            overall = report_from_accumulators({model: acc}, n_bins=base.n_bins)
-        else:
-            parts = [model_inputs(merged_inputs, m) for _, m in rows]
-            y = np.concatenate([np.asarray(q["y_true"]) for q in parts])
-            p = np.concatenate([np.asarray(q["y_proba"]) for q in parts])
-            w = None
-            if all(q["sample_weight"] is not None for q in parts):
-                w = np.concatenate([np.asarray(q["sample_weight"]) for q in parts])
-            kw = {
-                "labels": merged_inputs.get("labels"),
-                "pos_label": merged_inputs.get("pos_label"),
-            }
-            overall = calibration_report(y, {model: p}, n_bins=base.n_bins, sample_weight=w, **kw)
-            for k, v in (("y_true", y), ("y_proba", p), ("sample_weight", w)):
-                if isinstance(merged_inputs.get(k), Mapping):
-                    merged_inputs[k][model] = v
-        merged.models.append(model)
-        merged.values[model] = overall.values[model]
-        merged.n_samples[model] = overall.n_samples[model]
-        merged.classes[model] = r0.classes[m0]
-        merged.positive_class[model] = r0.positive_class[m0]
-        merged.curves[model] = overall.curves[model]
-        groups[model] = None
-    merged.groups, merged.group_columns = groups, cols
-    if accs is not None:
-        merged._accumulators = accs
-    return merged, (None if streamed else merged_inputs)
-
-
 def _group_rows(report):
     """``(rows, overall)``: per group row ``(label, value, model, name)``; the names of
     the overall rows."""
@@ -853,7 +757,9 @@ def _group_rows(report):
             continue
         key = tuple(key) if isinstance(key, (tuple, list)) else (key,)
         n = len(cols) or 1
-        label = ", ".join(f"{c}={v}" for c, v in zip(cols or ["group"], key[:n], strict=False))
+        label = ", ".join(
+            f"{c}={_show(v)}" for c, v in zip(cols or ["group"], key[:n], strict=False)
+        )
         model = None if len(key) <= n else str(key[n])
         rows.append((label, key[0] if n == 1 else None, model, m))
     return rows, overall
@@ -1217,8 +1123,6 @@ def render_html(
     keys = getattr(reports[0], "groups", None) or {}
     if len(reports) == 1 and any(k is not None for k in keys.values()):
         grouped = reports[0], inputs[0]
-    elif len(reports) > 1:
-        grouped = _regroup(reports, inputs)
     if grouped is not None:
         verdict, sections = _grouped_body(ctx, *grouped)
         body += [verdict, sections]
