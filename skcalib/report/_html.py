@@ -120,11 +120,13 @@ def _txt(text):
     return f'<td class="txt" data-value="{_e(text)}">{_e(text)}</td>'
 
 
-def _html_table(cls, heads, rows, *, wrap=True):
-    """A table of ``rows`` (lists of cell HTML) under ``heads`` (plain strings)."""
+def _html_table(cls, heads, rows, *, wrap=True, titles=None):
+    """A table of ``rows`` (lists of cell HTML) under ``heads`` (plain strings; ``titles``:
+    their tooltips, None or empty for none)."""
+    titles = [f' title="{_e(t)}"' if t else "" for t in titles or [None] * len(heads)]
     out = (
         f'<table class="{cls}"><thead><tr>'
-        + "".join(f"<th>{_e(h)}</th>" for h in heads)
+        + "".join(f"<th{t}>{_e(h)}</th>" for h, t in zip(heads, titles, strict=True))
         + "</tr></thead><tbody>"
         + "".join("<tr>" + "".join(r) + "</tr>" for r in rows)
         + "</tbody></table>"
@@ -162,19 +164,35 @@ class _Figures:
         return f'<figure class="fig">{svg}{cap}</figure>'
 
 
-def _table(report, digits):
-    head = ["model", "n"] + [c.header for c in report.columns]
-    out = ['<div class="wide"><table class="metrics">', "<thead><tr>"]
-    for h, c in zip(head, [None, None, *report.columns], strict=True):
-        title = f' title="{_e(c.description)}"' if c is not None else ""
-        out.append(f"<th{title}>{_e(h)}</th>")
-    out.append("</tr></thead><tbody>")
+def _table(report, digits, na="nan"):
+    """The metrics table of ``report``: a row per model, a missing value shown as ``na``."""
+    heads = ["model", "n", *(c.header for c in report.columns)]
+    rows = []
     for m in report.models:
-        out.append(f'<tr><td class="txt">{_e(m)}</td><td class="num">{report.n_samples[m]}</td>')
-        out += [_num(report.values[m][c.key], digits, c.key) for c in report.columns]
-        out.append("</tr>")
-    out.append("</tbody></table></div>")
-    return "".join(out)
+        cells = [_txt(m), _num(report.n_samples[m], 0)]
+        for c in report.columns:
+            v = report.values[m].get(c.key, math.nan)
+            missing = v is None or math.isnan(v)
+            cells.append(
+                f'<td class="num" data-value="nan">{_e(na)}</td>'
+                if missing
+                else _num(v, digits, c.key)
+            )
+        rows.append(cells)
+    titles = [None, None, *(c.description for c in report.columns)]
+    return _html_table("metrics", heads, rows, titles=titles)
+
+
+def _page(title, body, script=""):
+    """The self-contained HTML document of ``body`` (a list of HTML strings)."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + script
+        + "\n</body></html>\n"
+    )
 
 
 def _binning_note(report):
@@ -1134,14 +1152,7 @@ def render_html(
         body += [_section(ctx, r, i) for r, i in zip(reports, inputs, strict=True)]
     body.append(_provenance(reports, inputs, source, command, options))
     script = f"<script>{_SORT_JS}</script>" if grouped is not None else ""
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
-        + "\n".join(body)
-        + script
-        + "\n</body></html>\n"
-    )
+    return _page(title, body, script)
 
 
 def write_html(

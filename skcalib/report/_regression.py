@@ -633,26 +633,14 @@ def interval_figure(report, coverage=0.9):
 def render_regression_html(report, *, source=None, command=None, digits=4):
     """One self-contained HTML page of a regression report, as a string."""
     from .. import __version__
-    from ._html import _CSS, _e, _Figures, _html_table, _num, _txt
+    from ._html import _e, _Figures, _page, _table
 
     figures = _Figures()
-    heads = ["model", "n", *(c.header for c in report.columns)]
-    rows = []
-    for m in report.models:
-        cells = [_txt(m), _num(report.n_samples[m], 0)]
-        for c in report.columns:
-            v = report.values[m].get(c.key, math.nan)
-            cells.append(
-                '<td class="num" data-value="nan">n/a</td>'
-                if v is None or math.isnan(v)
-                else _num(v, digits, c.key)
-            )
-        rows.append(cells)
     body = [
         f"<h1>{_e('Regression report' + (': ' + report.title if report.title else ''))}</h1>",
         '<section id="regression">',
         f"<h2>Regression uncertainty</h2><p>{_e(report.spec.describe())}.</p>",
-        _html_table("metrics", heads, rows),
+        _table(report, digits, na="n/a"),
         "".join(f'<p class="note">{_e(t)}</p>' for t in report.notes()),
         "<dl>" + "".join(f"<dt>{_e(c.header)}</dt><dd>{_e(c.description)}"
                          + (f" ({_e(c.binning)})" if c.binning else "") + "</dd>"
@@ -692,14 +680,7 @@ def render_regression_html(report, *, source=None, command=None, digits=4):
         + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in prov if v is not None)
         + "</dl>"
     )
-    title = "Regression report"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
+    return _page("Regression report", body)
 
 
 # ------------------------------------------------------------------------------ command
