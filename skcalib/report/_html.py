@@ -1192,8 +1192,8 @@ def write_html(
       cross-fitted (5 folds, seeded) on the report's own predictions.
 
     **Grouped reports.**  A report of ``--by`` rows (one with ``groups``, a dict of row
-    name to group key, None for the overall rows, and ``group_columns``; or the list of
-    one report per group titled ``"col=value"``) gets one page that starts with a
+    name to group key, None for the overall rows, and ``group_columns``) gets one page
+    that starts with a
     summary: a chart of the ECE of every group (a trend with its bootstrap intervals as
     a band when the key is a date or a number, else the groups worst first) and a table
     with one row per group, worst ECE first, sortable by any column with a click (the
