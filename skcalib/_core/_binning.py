@@ -630,6 +630,54 @@ def classwise_sums(data, edges, groups=None, n_groups=1):
     return table.reshape(4, n_groups, k, edges.shape[0] - 1)
 
 
+def add_classwise_occupied(out, data, edges, groups=None):
+    """Add the per-group, per-class, per-bin sums of validated numpy rows into ``out``
+    (n_groups, 4, n_classes, n_bins), in place, at the occupied cells only.
+
+    The cells are those of :func:`_classwise_cells` (slot ``n_bins``, the values above
+    ``edges[-1]``, folded into the last bin as :func:`_fold` does), compressed chunk by
+    chunk by ``np.unique``: the work of a chunk is proportional to its rows, whatever
+    the number of groups, classes and bins.
+    """
+    if not (isinstance(out, np.ndarray) and out.flags.c_contiguous):
+        raise ValueError("out must be a C-contiguous numpy array (n_groups, 4, n_classes, n_bins)")
+    P, y, sw = data.proba, data.y, data.sample_weight
+    uniform = _is_uniform(edges)
+    k = P.shape[1]
+    n_bins = edges.shape[0] - 1
+    for start, stop in input_ranges(data):
+        p = P[start:stop]
+        m = p.shape[0]
+        cell = np.minimum(bin_index_unclipped(p, edges, uniform=uniform, xp=np), n_bins - 1)
+        cell += np.arange(0, k * n_bins, n_bins, dtype=cell.dtype)[None, :]
+        if groups is not None:
+            cell += np.asarray(groups[start:stop], dtype=cell.dtype)[:, None] * (k * n_bins)
+        keys, inv = np.unique(cell.reshape(-1), return_inverse=True)
+        inv = inv.reshape(m, k)
+        n = keys.shape[0]
+        true_inv = np.take_along_axis(inv, y[start:stop, None].astype(np.intp), axis=1)[:, 0]
+        flat_inv, flat_p = inv.reshape(-1), p.reshape(-1)
+        if sw is None:
+            count = np.bincount(flat_inv, None, n)
+            proba = np.bincount(flat_inv, flat_p, n)
+            true = np.bincount(true_inv, None, n)
+            square = count
+        else:
+            w = np.asarray(sw[start:stop], dtype=np.float64)
+            flat_w = np.broadcast_to(w[:, None], (m, k)).reshape(-1)
+            count = np.bincount(flat_inv, flat_w, n)
+            proba = np.bincount(flat_inv, flat_p * flat_w, n)
+            true = np.bincount(true_inv, w, n)
+            square = np.bincount(flat_inv, flat_w * flat_w, n)
+        flat = out.reshape(-1)  # a view: out is C-contiguous
+        at = keys + (keys // (k * n_bins)) * (3 * k * n_bins)  # (group, COUNT, class, bin)
+        flat[at + COUNT * k * n_bins] += count
+        flat[at + SUM_PROBA * k * n_bins] += proba
+        flat[at + SUM_TRUE * k * n_bins] += true
+        flat[at + SUM_WEIGHT_SQ * k * n_bins] += square
+    return out
+
+
 def _fold(sums):
     """Fold the extra slot (values above 1 within tolerance) into the last bin: a host
     float64 array of shape (..., n_bins) from the (..., n_bins + 1) slots."""
@@ -652,6 +700,7 @@ def accumulate_pairs(
     bin_index=None,
     groups=None,
     n_groups=1,
+    out=None,
 ):
     """Per-bin sums of validated (probability, 0/1 outcome) pairs.
 
@@ -671,6 +720,11 @@ def accumulate_pairs(
         Group code of each pair in ``[0, n_groups)``: the sums of every group in one
         bincount over the combined (group, bin, outcome) index.
     n_groups : int, default=1
+    out : ndarray of shape (n_groups, 4, n_bins), default=None
+        Host float64 sums (numpy input only) to add the sums into, in place: each
+        chunk of pairs is added at the (group, bin) cells it occupies only
+        (:func:`_add_occupied`), so that nothing of size ``n_groups * n_bins`` is
+        allocated or read per chunk.
 
     Returns
     -------
@@ -678,10 +732,30 @@ def accumulate_pairs(
         Host float64 count, sum of probabilities, sum of outcomes and sum of squared
         weights per bin (rows :data:`COUNT`, :data:`SUM_PROBA`, :data:`SUM_TRUE`,
         :data:`SUM_WEIGHT_SQ`).  numpy reads the pairs in long cache-sized chunks,
-        whose temporaries stay in the same few work arrays.
+        whose temporaries stay in the same few work arrays.  With ``out``: ``out``.
     """
     xp, device, _ = _context(conf)
     work = Workspace(xp, device)
+    if out is not None:
+        if not (isinstance(out, np.ndarray) and out.flags.c_contiguous):
+            raise ValueError("out must be a C-contiguous numpy array (n_groups, 4, n_bins)")
+        n_bins = edges.shape[0] - 1
+        uniform = _is_uniform(edges)
+        for start, stop in row_ranges(conf.shape[0], 8, xp):
+            c = conf[start:stop]
+            _add_occupied(
+                out,
+                bin_index_unclipped(c, edges, uniform=uniform, xp=xp)
+                if bin_index is None
+                else bin_index(c),
+                c,
+                outcome[start:stop],
+                None if sample_weight is None else sample_weight[start:stop],
+                n_bins,
+                threshold,
+                None if groups is None else groups[start:stop],
+            )
+        return out
     if bin_index is None:
         uniform = _is_uniform(edges)
 
@@ -712,6 +786,39 @@ def accumulate_pairs(
         sums = _pair_table(cells, n_groups, size + 1, xp)
     sums = _fold(sums)
     return sums[:, 0, :] if groups is None else sums
+
+
+def _add_occupied(out, b, conf, outcome, weight, n_bins, threshold, groups):
+    """Add the per-(group,) bin sums of one numpy chunk into ``out`` (n_groups, 4,
+    n_bins), at the occupied cells only.
+
+    ``b`` holds the ``n_bins + 1`` slots of :func:`bin_index_unclipped`; slot ``n_bins``
+    (values above ``edges[-1]``) is the last bin, as :func:`_fold` makes it.  The flat
+    (group, bin) index of the kept rows is compressed by ``np.unique`` and the sums
+    bincounted over the compressed index, so that the work and memory of a chunk are
+    proportional to its rows, whatever the number of groups and bins.
+    """
+    keep = None if threshold <= 0 else conf > threshold
+    cell = np.minimum(b, n_bins - 1)
+    if groups is not None:
+        cell = cell + np.asarray(groups, dtype=np.intp) * n_bins
+    if keep is not None:
+        cell, conf, outcome = cell[keep], conf[keep], outcome[keep]
+        weight = None if weight is None else weight[keep]
+    if cell.size == 0:
+        return
+    keys, inv = np.unique(cell, return_inverse=True)
+    inv = inv.reshape(-1)
+    n = keys.shape[0]
+    w = None if weight is None else np.asarray(weight, dtype=np.float64)
+    per_pair = np.bincount(2 * inv + outcome, w, 2 * n).reshape(n, 2)
+    count = per_pair[:, 0] + per_pair[:, 1]
+    flat = out.reshape(-1)  # a view: out is C-contiguous
+    at = keys + (keys // n_bins) * (3 * n_bins)  # flat index of (group, COUNT, bin)
+    flat[at + COUNT * n_bins] += count
+    flat[at + SUM_PROBA * n_bins] += np.bincount(inv, conf if w is None else conf * w, n)
+    flat[at + SUM_TRUE * n_bins] += per_pair[:, 1]
+    flat[at + SUM_WEIGHT_SQ * n_bins] += count if w is None else np.bincount(inv, w * w, n)
 
 
 def _n_columns(data):

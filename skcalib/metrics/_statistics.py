@@ -29,6 +29,7 @@ from .._core._binning import (
     SUM_TRUE,
     SUM_WEIGHT_SQ,
     accumulate_pairs,
+    add_classwise_occupied,
     classwise_sums,
     probability_outcome,
     resolve_multiclass,
@@ -494,7 +495,7 @@ def _check_statistics(st):
 # --------------------------------------------------------------------------------------
 
 
-def chunk_statistics(data, n_bins, groups=None, n_groups=1):
+def chunk_statistics(data, n_bins, groups=None, n_groups=1, out=None):
     """The statistics of one chunk of validated (numpy) input.
 
     Parameters
@@ -507,10 +508,30 @@ def chunk_statistics(data, n_bins, groups=None, n_groups=1):
         The group of each sample; None: one group.
     n_groups : int, default=1
         Length of the group axis.
+    out : CalibrationStatistics, default=None
+        Statistics of ``n_bins``, the mode and classes of ``data`` and ``n_groups``
+        groups to add the statistics of the chunk into, in place (as ``out.merge``
+        of them would).  With groups (or ``out``), the per-bin tables are added at the
+        (group, bin) cells the rows occupy only, so that the cost of a chunk is
+        proportional to its rows, not to ``n_groups`` times the cells of a group.
 
     Returns
     -------
     CalibrationStatistics
+        ``out`` when given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcalib._core._validation import check_classification_input
+    >>> data = check_classification_input(np.array([0, 1, 1]), np.array([0.2, 0.7, 0.9]))
+    >>> st = chunk_statistics(data, 5, groups=np.array([0, 1, 1]), n_groups=3)
+    >>> st.n_samples.tolist()
+    [1, 2, 0]
+    >>> chunk_statistics(data, 5, groups=np.array([2, 2, 2]), n_groups=3, out=st) is st
+    True
+    >>> st.n_samples.tolist(), st.bins[2, 0].tolist()
+    ([1, 2, 3], [1.0, 0.0, 0.0, 1.0, 1.0])
     """
     mode = resolve_multiclass("auto", data)
     sw = data.sample_weight
@@ -520,6 +541,8 @@ def chunk_statistics(data, n_bins, groups=None, n_groups=1):
         correct = outcome
     else:
         correct = probability_outcome(data, "top_label")[1]
+    if out is not None or groups is not None:
+        return _add_chunk(data, n_bins, mode, conf, outcome, correct, groups, n_groups, out)
     bins = accumulate_pairs(conf, outcome, sw, uniform_bin_edges(n_bins), **grouping)
     fine = accumulate_pairs(conf, outcome, sw, FINE_EDGES, bin_index=fine_cell, **grouping)
     if groups is None:
@@ -554,6 +577,64 @@ def chunk_statistics(data, n_bins, groups=None, n_groups=1):
         sum_ff=np.atleast_1d(np.asarray(ff, dtype=np.float64)),
         sum_fo=np.atleast_1d(np.asarray(fo, dtype=np.float64)),
     )
+
+
+def _empty_statistics(n_bins, mode, weighted, n_groups, n_classes):
+    """All-zero statistics (valid by construction, so not validated: the check would
+    read every cell of every group)."""
+    st = object.__new__(CalibrationStatistics)
+    g = (n_groups,)
+    st.__dict__.update(
+        n_bins=n_bins,
+        mode=mode,
+        weighted=weighted,
+        total_weight=np.zeros(g),
+        n_samples=np.zeros(g, dtype=np.int64),
+        bins=np.zeros((*g, 4, n_bins)),
+        fine=np.zeros((*g, 4, _N_FINE)),
+        classwise=np.zeros((*g, 4, n_classes, n_bins)),
+        brier_sum=np.zeros(g),
+        log_loss_sum=np.zeros(g),
+        correct=np.zeros(g),
+        sum_ff=np.zeros(g),
+        sum_fo=np.zeros(g),
+    )
+    return st
+
+
+def _add_chunk(data, n_bins, mode, conf, outcome, correct, groups, n_groups, out):
+    """:func:`chunk_statistics` added into ``out`` (new zero statistics when None) at
+    the occupied cells only (``accumulate_pairs(out=)``)."""
+    sw = data.sample_weight
+    k = data.n_classes if data.n_classes > 2 else 0
+    if groups is None:
+        groups, n_groups = np.zeros(data.n_samples, dtype=np.intp), 1
+    if out is None:
+        out = _empty_statistics(n_bins, mode, sw is not None, n_groups, k)
+    elif (out.n_bins, out.mode, out.n_groups, out.n_classes) != (n_bins, mode, n_groups, k):
+        raise ValueError(
+            f"out holds statistics of n_bins={out.n_bins}, mode {out.mode!r}, "
+            f"{out.n_groups} groups and {out.n_classes} classes; the chunk has n_bins="
+            f"{n_bins}, mode {mode!r}, {n_groups} groups and {k} classes"
+        )
+    accumulate_pairs(conf, outcome, sw, uniform_bin_edges(n_bins), groups=groups, out=out.bins)
+    accumulate_pairs(
+        conf, outcome, sw, FINE_EDGES, bin_index=fine_cell, groups=groups, out=out.fine
+    )
+    if k:
+        add_classwise_occupied(out.classwise, data, uniform_bin_edges(n_bins), groups)
+    n = np.bincount(groups, minlength=n_groups)
+    out.n_samples += n
+    out.total_weight += n if sw is None else np.bincount(groups, sw, n_groups)
+    out.correct += np.bincount(groups[correct], None if sw is None else sw[correct], n_groups)
+    grouping = {"groups": groups, "n_groups": n_groups}
+    out.brier_sum += _brier_sum(data, **grouping)
+    out.log_loss_sum += _log_loss_sum(data, "auto", **grouping)
+    ff, fo = _binned_totals(data, **grouping)
+    out.sum_ff += ff
+    out.sum_fo += fo
+    out.weighted = out.weighted or sw is not None
+    return out
 
 
 def _classwise_tables(data, n_bins, groups, n_groups):

@@ -285,32 +285,14 @@ def _derived(st, fields):
     return out
 
 
-#: groups of one call of ``chunk_statistics``: its tables have a cell per group and bin,
-#: filled chunk by chunk, so that a call of many groups costs as much as their cells
-GROUP_BLOCK = 32
-
-
 def _add_statistics(st, data, n_bins, g, n_groups):
-    """Add the statistics of validated rows of group codes ``g`` into ``st`` (in place):
-    one ``chunk_statistics`` per block of :data:`GROUP_BLOCK` groups (rows sorted by
-    group once)."""
-    if g is None or n_groups <= GROUP_BLOCK:
-        part = chunk_statistics(data, n_bins, groups=g, n_groups=n_groups)
-        st.merge(part)
-        return
-    order = np.argsort(g.astype(np.int32 if n_groups > 32767 else np.int16), kind="stable")
-    bounds = np.searchsorted(g[order], np.arange(0, n_groups + GROUP_BLOCK, GROUP_BLOCK))
-    for lo in range(0, n_groups, GROUP_BLOCK):
-        rows = order[bounds[lo // GROUP_BLOCK] : bounds[lo // GROUP_BLOCK + 1]]
-        if rows.size == 0:
-            continue
-        hi = min(lo + GROUP_BLOCK, n_groups)
-        sw = None if data.sample_weight is None else data.sample_weight[rows]
-        block = dataclasses.replace(data, y=data.y[rows], proba=data.proba[rows], sample_weight=sw)
-        part = chunk_statistics(block, n_bins, groups=g[rows] - lo, n_groups=hi - lo)
-        for name in st.summed_fields():
-            getattr(st, name)[lo:hi] += getattr(part, name)
-        st.weighted = st.weighted or part.weighted
+    """Add the statistics of validated rows of group codes ``g`` (or None) into ``st``,
+    in place: with groups, ``chunk_statistics(out=st)`` adds each chunk of rows at the
+    (group, bin) cells it occupies only, whatever the number of groups."""
+    if g is None:
+        st.merge(chunk_statistics(data, n_bins))
+    else:
+        chunk_statistics(data, n_bins, groups=g, n_groups=n_groups, out=st)
 
 
 def _sum_groups(st, groups):

@@ -81,3 +81,56 @@ def test_accumulate_pairs_by_group(mode, weighted, threshold):
     assert_allclose(
         sums.sum(axis=1), accumulate_pairs(conf, outcome, sw, edges, threshold), rtol=1e-12
     )
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.3])
+def test_accumulate_pairs_out_adds_at_occupied_cells(threshold):
+    """``out=``: the sums added in place equal the dense per-group kernel, also with
+    probabilities a rounding error above 1 (folded into the last bin) and a
+    non-uniform grid."""
+    rng = np.random.default_rng(4)
+    n, n_groups = 70_000, 300  # more cells than rows of a chunk
+    data = _input(rng, n, 2, True)
+    conf, outcome = probability_outcome(data, "binary")
+    conf = conf.copy()
+    conf[:7] = 1.0 + 1e-13
+    groups = rng.integers(0, n_groups, n)
+    sw = data.sample_weight
+    for edges in (uniform_bin_edges(10), np.array([0.0, 0.1, 0.5, 0.55, 1.0])):
+        want = accumulate_pairs(
+            conf, outcome, sw, edges, threshold, groups=groups, n_groups=n_groups
+        )
+        out = np.full((n_groups, 4, edges.shape[0] - 1), 1.0)
+        got = accumulate_pairs(conf, outcome, sw, edges, threshold, groups=groups, out=out)
+        assert got is out
+        assert_allclose(out - 1.0, np.moveaxis(want, 0, 1), rtol=1e-12, atol=1e-9)
+    with pytest.raises(ValueError, match="out must be a C-contiguous"):
+        accumulate_pairs(conf, outcome, sw, edges, groups=groups, out=out[:, :, ::2])
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_chunk_statistics_out_equals_each_group_alone(k, weighted):
+    """``chunk_statistics(groups=, out=)`` adds each chunk at the cells its rows occupy:
+    the statistics of every group equal those of its rows alone, over two chunks."""
+    from skcalib.metrics._statistics import chunk_statistics
+
+    rng = np.random.default_rng(k + 10 * weighted)
+    n, n_groups = 6_000, 40
+    data = _input(rng, n, k, weighted, np.float32 if k == 4 else np.float64)
+    groups = rng.integers(0, n_groups - 1, n)  # the last group is empty
+    half = n // 2
+    st = chunk_statistics(_subset(data, np.arange(half)), 7, groups[:half], n_groups)
+    again = chunk_statistics(_subset(data, np.arange(half, n)), 7, groups[half:], n_groups, out=st)
+    assert again is st and st.n_groups == n_groups
+    for g in range(n_groups):
+        rows = groups == g
+        for name in st.summed_fields():
+            mine = getattr(st, name)[g]
+            if not rows.any():
+                assert not mine.any(), name
+                continue
+            alone = getattr(chunk_statistics(_subset(data, rows), 7), name)[0]
+            assert_allclose(mine, alone, rtol=1e-10, atol=1e-9, err_msg=name)
+    with pytest.raises(ValueError, match="out holds statistics of n_bins=7"):
+        chunk_statistics(data, 5, groups, n_groups, out=st)

@@ -153,21 +153,28 @@ def test_accumulate_dataframe_takes_a_list_of_one_column():
     )
 
 
-def test_blocks_of_groups_equal_one_call(tmp_path, monkeypatch):
-    """Many groups are computed a block of groups at a time: the numbers are those of
-    one call over every group."""
-    import skcalib.report._stream as stream_mod
-
+def test_groups_equal_their_rows_alone(tmp_path):
+    """Each group's statistics, added at the cells its rows occupy, are those of the
+    group's rows read alone; the overall row is that of every row."""
     y, p = _binary(900, seed=7)
     g = np.random.default_rng(7).integers(0, 10, 900)
     path = tmp_path / "b.parquet"
     pq.write_table(pa.table({"y": y, "1": p, "g": g}), path)
     one = stream_report(path, by=["g"], proba_cols=["1"])
-    monkeypatch.setattr(stream_mod, "GROUP_BLOCK", 3)
-    blocks = stream_report(path, by=["g"], proba_cols=["1"])
-    assert blocks.models == one.models and len(one.models) == 11
-    for m in one.models:
-        assert blocks._accumulators[m].to_dict() == one._accumulators[m].to_dict()
+    assert len(one.models) == 11
+    for code in (0, 3, 9):
+        alone = tmp_path / f"g{code}.parquet"
+        m = g == code
+        pq.write_table(pa.table({"y": y[m], "1": p[m]}), alone)
+        want = stream_report(alone, proba_cols=["1"])._accumulators["model"].compute()
+        got = one._accumulators[f"g={code}"].compute()
+        assert got.keys() == want.keys()
+        for name in want:
+            assert got[name] == pytest.approx(want[name], rel=1e-12, abs=1e-15), name
+    want = stream_report(path, proba_cols=["1"])._accumulators["model"].compute()
+    got = one._accumulators["overall"].compute()
+    for name in want:
+        assert got[name] == pytest.approx(want[name], rel=1e-12, abs=1e-15), name
 
 
 @pytest.mark.parametrize("sep", [",", ";", "\t"])
