@@ -1,6 +1,6 @@
 """``skcalib report`` on tables as they come: unnamed binary columns, text columns, group
 keys with nulls and separators, new output folders, progress on CSV input, and many
-groups computed a block of groups at a time."""
+groups, each equal to its rows alone."""
 
 import io
 import re
