@@ -652,9 +652,8 @@ def add_classwise_occupied(out, data, edges, groups=None):
         cell += np.arange(0, k * n_bins, n_bins, dtype=cell.dtype)[None, :]
         if groups is not None:
             cell += np.asarray(groups[start:stop], dtype=cell.dtype)[:, None] * (k * n_bins)
-        keys, inv = np.unique(cell.reshape(-1), return_inverse=True)
+        keys, inv, n = _occupied(cell, out.shape[0] * k * n_bins)
         inv = inv.reshape(m, k)
-        n = keys.shape[0]
         true_inv = np.take_along_axis(inv, y[start:stop, None].astype(np.intp), axis=1)[:, 0]
         flat_inv, flat_p = inv.reshape(-1), p.reshape(-1)
         if sw is None:
@@ -669,12 +668,7 @@ def add_classwise_occupied(out, data, edges, groups=None):
             proba = np.bincount(flat_inv, flat_p * flat_w, n)
             true = np.bincount(true_inv, w, n)
             square = np.bincount(flat_inv, flat_w * flat_w, n)
-        flat = out.reshape(-1)  # a view: out is C-contiguous
-        at = keys + (keys // (k * n_bins)) * (3 * k * n_bins)  # (group, COUNT, class, bin)
-        flat[at + COUNT * k * n_bins] += count
-        flat[at + SUM_PROBA * k * n_bins] += proba
-        flat[at + SUM_TRUE * k * n_bins] += true
-        flat[at + SUM_WEIGHT_SQ * k * n_bins] += square
+        _add_at(out, keys, (count, proba, true, square))
     return out
 
 
@@ -807,18 +801,41 @@ def _add_occupied(out, b, conf, outcome, weight, n_bins, threshold, groups):
         weight = None if weight is None else weight[keep]
     if cell.size == 0:
         return
-    keys, inv = np.unique(cell, return_inverse=True)
-    inv = inv.reshape(-1)
-    n = keys.shape[0]
+    keys, inv, n = _occupied(cell, out.shape[0] * n_bins)
     w = None if weight is None else np.asarray(weight, dtype=np.float64)
     per_pair = np.bincount(2 * inv + outcome, w, 2 * n).reshape(n, 2)
     count = per_pair[:, 0] + per_pair[:, 1]
-    flat = out.reshape(-1)  # a view: out is C-contiguous
-    at = keys + (keys // n_bins) * (3 * n_bins)  # flat index of (group, COUNT, bin)
-    flat[at + COUNT * n_bins] += count
-    flat[at + SUM_PROBA * n_bins] += np.bincount(inv, conf if w is None else conf * w, n)
-    flat[at + SUM_TRUE * n_bins] += per_pair[:, 1]
-    flat[at + SUM_WEIGHT_SQ * n_bins] += count if w is None else np.bincount(inv, w * w, n)
+    proba = np.bincount(inv, conf if w is None else conf * w, n)
+    square = count if w is None else np.bincount(inv, w * w, n)
+    _add_at(out, keys, (count, proba, per_pair[:, 1], square))
+
+
+def _occupied(cell, n_cells):
+    """``(keys, inv, n)``: the occupied cells of the flat cell indices ``cell`` (sorted),
+    the index of each value's key and their number, by ``np.unique``; when the table is
+    not larger than the chunk (``n_cells <= cell.size``), every cell is a key
+    (``keys`` None, ``inv`` the cells themselves): the cost is the chunk's either way."""
+    if n_cells <= cell.size:
+        return None, cell.reshape(-1), n_cells
+    keys, inv = np.unique(cell.reshape(-1), return_inverse=True)
+    return keys, inv.reshape(-1), keys.shape[0]
+
+
+def _add_at(out, keys, sums):
+    """Add the four sums (rows :data:`COUNT` .. :data:`SUM_WEIGHT_SQ`) of the cells
+    ``keys`` (see :func:`_occupied`; None: every cell) into the C-contiguous ``out`` of
+    shape (n_groups, 4, ...)."""
+    n_groups = out.shape[0]
+    cells = out[0, 0].size
+    if keys is None:
+        view = out.reshape(n_groups, 4, cells)  # a view: out is C-contiguous
+        for row, s in enumerate(sums):
+            view[:, row, :] += s.reshape(n_groups, cells)
+        return
+    flat = out.reshape(-1)
+    at = keys + (keys // cells) * (3 * cells)  # flat index of (group, COUNT, cell)
+    for row, s in enumerate(sums):
+        flat[at + row * cells] += s
 
 
 def _n_columns(data):

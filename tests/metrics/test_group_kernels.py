@@ -84,12 +84,13 @@ def test_accumulate_pairs_by_group(mode, weighted, threshold):
 
 
 @pytest.mark.parametrize("threshold", [0.0, 0.3])
-def test_accumulate_pairs_out_adds_at_occupied_cells(threshold):
+@pytest.mark.parametrize("n_groups", [30, 9_000])  # fewer / more cells than a chunk's rows
+def test_accumulate_pairs_out_adds_at_occupied_cells(threshold, n_groups):
     """``out=``: the sums added in place equal the dense per-group kernel, also with
     probabilities a rounding error above 1 (folded into the last bin) and a
     non-uniform grid."""
     rng = np.random.default_rng(4)
-    n, n_groups = 70_000, 300  # more cells than rows of a chunk
+    n = 70_000
     data = _input(rng, n, 2, True)
     conf, outcome = probability_outcome(data, "binary")
     conf = conf.copy()
