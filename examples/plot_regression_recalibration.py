@@ -1,7 +1,7 @@
 """
-=====================================================================
+=========================================================================
 Recalibrating a regressor's uncertainty: std scaling, isotonic, conformal
-=====================================================================
+=========================================================================
 
 A Gaussian process whose kernel and noise level were set by hand, without fitting them
 to the data, predicts standard deviations that are far too small: its 90% intervals
