@@ -812,10 +812,12 @@ def _add_occupied(out, b, conf, outcome, weight, n_bins, threshold, groups):
 
 def _occupied(cell, n_cells):
     """``(keys, inv, n)``: the occupied cells of the flat cell indices ``cell`` (sorted),
-    the index of each value's key and their number, by ``np.unique``; when the table is
-    not larger than the chunk (``n_cells <= cell.size``), every cell is a key
-    (``keys`` None, ``inv`` the cells themselves): the cost is the chunk's either way."""
-    if n_cells <= cell.size:
+    the index of each value's key and their number, by ``np.unique``; when the table has
+    at most four cells a value (``n_cells <= 4 * cell.size``), every cell is a key
+    (``keys`` None, ``inv`` the cells themselves), which is faster up to there (a sort
+    of 32,768 values costs about as much as bincounts and strided adds over 4.5 times
+    as many cells): the cost is proportional to the chunk's values either way."""
+    if n_cells <= 4 * cell.size:
         return None, cell.reshape(-1), n_cells
     keys, inv = np.unique(cell.reshape(-1), return_inverse=True)
     return keys, inv.reshape(-1), keys.shape[0]

@@ -84,7 +84,7 @@ def test_accumulate_pairs_by_group(mode, weighted, threshold):
 
 
 @pytest.mark.parametrize("threshold", [0.0, 0.3])
-@pytest.mark.parametrize("n_groups", [30, 9_000])  # fewer / more cells than a chunk's rows
+@pytest.mark.parametrize("n_groups", [30, 40_000])  # fewer / more cells than a chunk's rows
 def test_accumulate_pairs_out_adds_at_occupied_cells(threshold, n_groups):
     """``out=``: the sums added in place equal the dense per-group kernel, also with
     probabilities a rounding error above 1 (folded into the last bin) and a
