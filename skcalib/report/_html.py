@@ -33,7 +33,7 @@ from ._figures import (
     reliability_figure,
 )
 from ._report import CalibrationReport
-from ._stream import _show
+from ._stream import HL_HOLM, _show
 
 __all__ = ["render_html", "write_html"]
 
@@ -46,6 +46,9 @@ N_FOLDS = 5
 N_NULL = 10
 #: Groups of a grouped report shown in detail (the worst by ECE), besides the overall data.
 N_DETAILED = 3
+#: Level at which the summary of a grouped report marks a group's Holm-adjusted
+#: Hosmer-Lemeshow test as rejecting calibration.
+REJECT_LEVEL = 0.05
 #: Metrics given a bootstrap confidence interval: (key, header).
 CI_METRICS = (
     ("expected_calibration_error", "ECE"),
@@ -61,6 +64,7 @@ border-bottom:1px solid #aaa}h3{font-size:1.1em}
 table{border-collapse:collapse;margin:.6em 0;max-width:100%}
 th,td{padding:.25em .6em;border:1px solid #ccc}th{background:#f0f0f0}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.reject{font-weight:bold;color:#b00020}
 td.txt{text-align:left;overflow-wrap:anywhere}p.note{color:#555;font-size:.92em}
 .wide{max-width:100%;overflow-x:auto}.scroll{max-height:30em;overflow-y:auto}
 figure{margin:.5em 0}figure svg{max-width:100%;height:auto;display:block}
@@ -914,7 +918,15 @@ def _grouped_body(ctx, report, inputs):
             f'<td class="num" data-value="{report.n_samples[m]}">{report.n_samples[m]}</td>'
         )
         for c in report.columns:
-            cells.append(_num(report.values[m][c.key], d, c.key))
+            v = report.values[m][c.key]
+            if c.key == HL_HOLM and v < REJECT_LEVEL:  # NaN compares False
+                cells.append(
+                    f'<td class="num reject" data-key="{_e(c.key)}" data-value="{_e(repr(v))}"'
+                    f" title=\"calibration rejected at {REJECT_LEVEL:.0%} after Holm's "
+                    f'adjustment">{_e(_fmt(v, d))} *</td>'
+                )
+            else:
+                cells.append(_num(v, d, c.key))
             if c.key == "expected_calibration_error" and inputs is not None:
                 st = stats[i]
                 text = f"[{_fmt(st['low'], d)}, {_fmt(st['high'], d)}]" if "ci" in st else "n/a"
@@ -955,6 +967,16 @@ def _grouped_body(ctx, report, inputs):
         f'<p class="note">One row per group{" and model" if several else ""}, worst ECE '
         "first; click a column heading to sort by it.</p>",
         summary,
+        *(
+            [
+                '<p class="note">HL p: the p-value of the Hosmer-Lemeshow calibration test on '
+                f"the group's {report.n_bins} equal-width bins; HL p (Holm): adjusted for the "
+                f"number of groups by Holm's step-down. <b>*</b>: calibration rejected at "
+                f"{REJECT_LEVEL:.0%} after the adjustment.</p>"
+            ]
+            if any(c.key == HL_HOLM for c in report.columns)
+            else []
+        ),
         "</section>",
     ]
     if overall:  # the overall rows of the report (one per model)

@@ -31,13 +31,15 @@ class MetricColumn:
     Parameters
     ----------
     key : str
-        Name of the metric function in :mod:`skcalib.metrics` (or ``"accuracy"``); the
-        column name of the CSV and JSON files.
+        Name of the metric function in :mod:`skcalib.metrics` (or ``"accuracy"``, or the
+        ``"hosmer_lemeshow_pvalue"`` and ``"hosmer_lemeshow_pvalue_holm"`` columns of a
+        grouped file report); the column name of the CSV and JSON files.
     header : str
         Short name printed in the table (``"ECE"``).
     greater_is_better : bool
-        Whether a greater value is better (True only for accuracy: every calibration
-        error and proper scoring rule of the report is lower-is-better).
+        Whether a greater value is better (True for accuracy and for the test p-values,
+        a greater one being less evidence of miscalibration: every calibration error and
+        proper scoring rule of the report is lower-is-better).
     description : str
         What the metric is, in words.
     binning : str or None, default=None

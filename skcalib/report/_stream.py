@@ -27,6 +27,8 @@ import numpy as np
 
 from .._core._validation import check_classification_input
 from ..metrics._calibration._binned import curve_from_bin_stats
+from ..metrics._calibration._statistical import _hosmer_lemeshow
+from ..metrics._groups._by_group import adjust_pvalues
 from ..metrics._statistics import chunk_statistics
 from ..streaming import CalibrationAccumulator
 from ._io import (
@@ -39,7 +41,7 @@ from ._io import (
     one_line,
 )
 from ._io import renormalize as _renormalize
-from ._report import CalibrationReport, _metric_columns
+from ._report import CalibrationReport, MetricColumn, _metric_columns
 
 __all__ = ["TableReport", "report_from_accumulators", "stream_report"]
 
@@ -572,6 +574,9 @@ class TableReport:
                 )
         report.groups = groups
         report.group_columns = list(self.groups.columns)
+        if self.by:
+            family = (lambda key: key[-1]) if self.model_col is not None else (lambda key: None)
+            _add_hosmer_lemeshow(report, accs, groups, family)
         return report
 
     def inputs(self, report):
@@ -590,6 +595,51 @@ class TableReport:
             rows = slice(None) if g is None else np.isin(g, members)
             out["y_true"][name], out["y_proba"][name] = y[rows], P[rows]
         return out
+
+
+#: keys of the p-value columns of a grouped report
+HL_PVALUE, HL_HOLM = "hosmer_lemeshow_pvalue", "hosmer_lemeshow_pvalue_holm"
+
+
+def _add_hosmer_lemeshow(report, accs, groups, family):
+    """Add the Hosmer-Lemeshow p-value of each row of a grouped ``report`` and, for the
+    group rows, the p-value adjusted by Holm's step-down over the groups of one family
+    (one model: ``family(key)``); the overall rows get NaN for the adjusted one.
+
+    The test runs on each row's equal-width bins (the streamed sums of
+    :meth:`~skcalib.streaming.CalibrationAccumulator.bin_stats`: binary positive class
+    or top label, as the rest of the report), so its p-value is that of
+    ``hosmer_lemeshow_test(y, p, n_groups=n_bins, strategy="uniform")`` on the rows.
+    """
+    pvalues = {}
+    for name, acc in accs.items():
+        bs = acc.bin_stats()
+        pvalues[name] = _hosmer_lemeshow(
+            bs.count[0], bs.sum_true[0], bs.sum_proba[0], "holdout"
+        ).pvalue
+    adjusted = dict.fromkeys(accs, float("nan"))
+    families = {}
+    for name, key in groups.items():
+        if key is not None:
+            families.setdefault(family(key), []).append(name)
+    for names in families.values():
+        adj = adjust_pvalues([pvalues[n] for n in names], method="holm")
+        adjusted.update(zip(names, adj.tolist(), strict=True))
+    width = f"{report.n_bins} equal-width bins"
+    report.columns = [
+        *report.columns,
+        MetricColumn(HL_PVALUE, "HL p", True, "Hosmer-Lemeshow calibration test p-value", width),
+        MetricColumn(
+            HL_HOLM,
+            "HL p (Holm)",
+            True,
+            "Hosmer-Lemeshow p-value adjusted for the number of groups (Holm)",
+            width,
+        ),
+    ]
+    for name in accs:
+        report.values[name][HL_PVALUE] = float(pvalues[name])
+        report.values[name][HL_HOLM] = float(adjusted[name])
 
 
 def _check_columns(names, label_col, model_col, by):

@@ -57,6 +57,24 @@ def slow_hosmer_lemeshow(p, y, n_groups, df=None):
     return stat, stats.chi2.sf(stat, n_groups if df is None else df)
 
 
+def slow_hosmer_lemeshow_uniform(p, y, n_bins, w=None):
+    """The textbook statistic over the non-empty equal-width bins (``slow_bins``),
+    weighted sums by a loop, and its chi-squared p-value with as many degrees of
+    freedom as non-empty bins."""
+    w = [1.0] * len(p) if w is None else w
+    n, obs, E = [0.0] * n_bins, [0.0] * n_bins, [0.0] * n_bins
+    for i, b in enumerate(slow_bins(p, n_bins)):
+        n[b] += w[i]
+        obs[b] += w[i] * y[i]
+        E[b] += w[i] * p[i]
+    stat, G = 0.0, 0
+    for b in range(n_bins):
+        if n[b] > 0:
+            G += 1
+            stat += (obs[b] - E[b]) ** 2 / (E[b] * (1 - E[b] / n[b]))
+    return stat, stats.chi2.sf(stat, G)
+
+
 def slow_bayesian_ece(p, y, n_bins, n_samples, weighting, rng):
     """Section-by-section transcription of the posterior of uncertainty_metrics'
     ``bayesian_expected_calibration_error`` (with skcalib's bins), drawing in the same

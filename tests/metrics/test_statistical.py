@@ -39,8 +39,10 @@ from skcalib.metrics._calibration._statistical import _Cells, _errors_of_cells
 
 from ._slow_statistical import (
     slow_bayesian_ece,
+    slow_bins,
     slow_ece,
     slow_hosmer_lemeshow,
+    slow_hosmer_lemeshow_uniform,
     slow_spiegelhalter,
 )
 
@@ -498,6 +500,31 @@ def test_hosmer_lemeshow_slow_reference_and_weights():
     b = hosmer_lemeshow_test(np.repeat(y, w), np.repeat(p, w))
     assert a.statistic == pytest.approx(b.statistic, rel=1e-10)
     assert hosmer_lemeshow_test(y, p, df=10).pvalue == pytest.approx(stats.chi2.sf(stat, 10))
+
+
+def test_hosmer_lemeshow_uniform_slow_reference():
+    rng = np.random.default_rng(16)
+    p = rng.beta(2, 3, 400)
+    y = (rng.random(400) < p).astype(int)
+    w = rng.random(400) * 2
+    for n_bins in (5, 12, 40):  # 40: some bins empty
+        res = hosmer_lemeshow_test(y, p, n_groups=n_bins, strategy="uniform")
+        stat, pv = slow_hosmer_lemeshow_uniform(p, y, n_bins)
+        assert res.statistic == pytest.approx(stat, rel=1e-10)
+        assert res.pvalue == pytest.approx(pv, rel=1e-10)
+        assert res.df == int(np.count_nonzero(np.bincount(slow_bins(p, n_bins))))
+        res = hosmer_lemeshow_test(y, p, n_groups=n_bins, strategy="uniform", sample_weight=w)
+        stat, pv = slow_hosmer_lemeshow_uniform(p, y, n_bins, w)
+        assert res.statistic == pytest.approx(stat, rel=1e-10)
+        assert res.pvalue == pytest.approx(pv, rel=1e-10)
+    # top label: the confidence against correctness
+    P = rng.dirichlet([1, 1, 1], 300)
+    yk = np.array([rng.choice(3, p=row) for row in P])
+    res = hosmer_lemeshow_test(yk, P, n_groups=8, strategy="uniform")
+    stat, pv = slow_hosmer_lemeshow_uniform(P.max(1), (P.argmax(1) == yk).astype(int), 8)
+    assert res.pvalue == pytest.approx(pv, rel=1e-10)
+    with pytest.raises(ValueError, match="'strategy' parameter"):
+        hosmer_lemeshow_test(y, p, strategy="kmeans")
 
 
 def _logistic_fit(x, y):

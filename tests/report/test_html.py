@@ -670,7 +670,9 @@ def test_by_sections_with_a_model_column(tmp_path):
     for r in rows:  # the numbers are those of the printed table
         name = f"{r['group']['text']}, {r['model']['text']}"
         line = next(ln for ln in out.splitlines() if ln.startswith(name + " "))
-        assert r["ECE"]["text"] in line.split() and r["NLL"]["text"] == line.split()[-1]
+        assert r["ECE"]["text"] in line.split() and r["NLL"]["text"] == line.split()[-3]
+        assert r["HL p"]["text"] == line.split()[-2]
+        assert r["HL p (Holm)"]["text"].removesuffix(" *") == line.split()[-1]
     first = rows[0]["group"]["text"]
     assert float(rows[0]["ECE"]["attrs"]["data-value"]) == max(
         float(r["ECE"]["attrs"]["data-value"]) for r in rows

@@ -581,6 +581,7 @@ def spiegelhalter_test(
             Interval(numbers.Integral, 1, None, closed="left"),
             StrOptions({"holdout", "in_sample"}),
         ],
+        "strategy": [StrOptions({"quantile", "uniform"})],
     },
     prefer_skip_nested_validation=True,
 )
@@ -590,6 +591,7 @@ def hosmer_lemeshow_test(
     *,
     n_groups=10,
     df="holdout",
+    strategy="quantile",
     multiclass="auto",
     sample_weight=None,
     labels=None,
@@ -628,6 +630,11 @@ def hosmer_lemeshow_test(
     (all its probabilities 0 or 1) contributes 0 if ``O_g = E_g`` and makes the
     statistic infinite (p-value 0) otherwise.
 
+    With ``strategy="uniform"`` the groups are instead the ``n_groups`` equal-width
+    bins of ``[0, 1]`` (the bins of :func:`compute_bin_stats`, ``strategy="uniform"``,
+    those of the expected calibration error); the statistic and its reference are the
+    same, over the non-empty bins.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -640,6 +647,10 @@ def hosmer_lemeshow_test(
         Degrees of freedom of the chi-squared reference: ``G`` for probabilities not
         fitted on these data ("holdout"), ``G - 2`` for the in-sample fit of a logistic
         regression ("in_sample"), or the given number.
+    strategy : {"quantile", "uniform"}, default="quantile"
+        "quantile": groups of equal (weighted) size, the deciles of risk of Hosmer and
+        Lemeshow; "uniform": the ``n_groups`` equal-width bins of ``[0, 1]`` (bins that
+        no prediction falls in are left out of the sum and of ``G``).
     multiclass : {"auto", "top_label"}, default="auto"
         "auto": the positive-class probability of a binary problem, the top-label
         confidence against correctness otherwise.
@@ -680,11 +691,26 @@ def hosmer_lemeshow_test(
     >>> in_sample = hosmer_lemeshow_test(y, p, n_groups=5, df="in_sample")
     >>> in_sample.df, round(in_sample.pvalue, 4)
     (3, 0.3425)
+    >>> uniform = hosmer_lemeshow_test(y, p, n_groups=5, strategy="uniform")
+    >>> uniform.count.tolist(), round(uniform.pvalue, 4)
+    ([2.0, 2.0, 3.0, 1.0, 2.0], 0.9059)
     """
     p, y, w = _validated(y_true, y_proba, sample_weight, labels, pos_label, multiclass)
-    st = bin_stats(binary_input(p, y, w), n_bins=n_groups, strategy="quantile")
-    nz = st.count[0] > 0
-    n_g, obs, exp = st.count[0][nz], st.sum_true[0][nz], st.sum_proba[0][nz]
+    st = bin_stats(binary_input(p, y, w), n_bins=n_groups, strategy=strategy)
+    return _hosmer_lemeshow(st.count[0], st.sum_true[0], st.sum_proba[0], df)
+
+
+def _hosmer_lemeshow(count, observed, expected, df):
+    """The Hosmer-Lemeshow statistic and p-value of per-bin sums.
+
+    ``count``, ``observed`` and ``expected``: the (weighted) number of predictions, of
+    events and the sum of the predicted probabilities of each bin (1-D arrays, empty
+    bins allowed); ``df``: ``"holdout"``, ``"in_sample"`` or an int, as in
+    :func:`hosmer_lemeshow_test`.  Returns a :class:`HosmerLemeshowResult`.
+    """
+    count, observed, expected = (np.asarray(a, dtype=float) for a in (count, observed, expected))
+    nz = count > 0
+    n_g, obs, exp = count[nz], observed[nz], expected[nz]
     G = int(nz.sum())
     if df == "holdout":
         df = G
