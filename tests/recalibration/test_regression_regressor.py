@@ -5,6 +5,7 @@ import pickle
 
 import numpy as np
 import pytest
+import sklearn
 from numpy.testing import assert_allclose
 from scipy import stats
 from sklearn.base import clone
@@ -157,10 +158,28 @@ def test_point_regressors_and_errors():
 # --------------------------------------------------------------------------------------
 
 
-@parametrize_with_checks([RecalibratedRegressor()])
+#: scikit-learn before 1.9 (measured: 1.6.1 fails both, 1.9.1 passes both)
+_SKLEARN_BEFORE_1_9 = tuple(int(v) for v in sklearn.__version__.split(".")[:2]) < (1, 9)
+
+#: the checks that fail with scikit-learn < 1.9, each with its reason (strict: a check
+#: that passes there means its reason is stale)
+OLD_SKLEARN_XFAIL = {
+    "check_regressor_data_not_an_array": "the default regressor's own predict fails: "
+    "BayesianRidge.predict(X, return_std=True) of scikit-learn 1.6 calls np.dot on the "
+    "check's non-array X before converting it",
+    "check_sample_weight_equivalence_on_dense_data": "cross-fitting (KFold) splits the "
+    "repeated rows of the check's data (scikit-learn < 1.9 draws other data) across folds, "
+    "which an integer weight cannot do, so the out-of-fold statistics differ",
+}
+
+
+@parametrize_with_checks(
+    [RecalibratedRegressor()],
+    expected_failed_checks=lambda est: OLD_SKLEARN_XFAIL if _SKLEARN_BEFORE_1_9 else {},
+)
 def test_recalibrated_regressor_passes_sklearn_checks(estimator, check):
-    # every check, no expected failure (the array API check skips itself: scipy's array
-    # API support is off)
+    # every check, no expected failure with scikit-learn >= 1.9 (the array API check
+    # skips itself: scipy's array API support is off)
     check(estimator)
 
 
@@ -187,9 +206,12 @@ def test_recalibrated_regressor_checks_with_every_method(method):
         name = getattr(check, "func", check).__name__
         available.add(name)
         if name in RECALIBRATOR_SENSITIVE_CHECKS:
+            if _SKLEARN_BEFORE_1_9 and name in OLD_SKLEARN_XFAIL:
+                continue  # the reason in OLD_SKLEARN_XFAIL
             check(est)
             ran.add(name)
-    assert ran == RECALIBRATOR_SENSITIVE_CHECKS & available
+    skipped = set(OLD_SKLEARN_XFAIL) if _SKLEARN_BEFORE_1_9 else set()
+    assert ran == (RECALIBRATOR_SENSITIVE_CHECKS - skipped) & available
     assert "check_regressors_train" in ran
 
 
