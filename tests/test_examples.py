@@ -43,7 +43,11 @@ if plt is not None:
 
 def test_examples_exist():
     names = {p.name for p in EXAMPLES}
-    assert {"plot_reliability_diagram.py", "plot_pit_regression.py", "plot_report_from_csv.py"} <= names
+    assert {
+        "plot_reliability_diagram.py",
+        "plot_pit_regression.py",
+        "plot_report_from_csv.py",
+    } <= names
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])

@@ -7,8 +7,8 @@ draws, sets ``ax_``, ``figure_`` and the artists, and returns the display.  matp
 is imported only when something is drawn.
 """
 
-from ._histogram import ConfidenceHistogramDisplay
 from ._group import GroupCalibrationDisplay
+from ._histogram import ConfidenceHistogramDisplay
 from ._pit import PITDisplay
 from ._regression import PredictionIntervalDisplay, RegressionCalibrationDisplay
 from ._rejection import RejectionDisplay
